@@ -1,0 +1,51 @@
+# Thin wrapper over CMake + CTest. `make run` and `make test` are the two commands a newcomer needs.
+BUILD      ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS       ?= $(shell nproc)
+CMAKE_ARGS ?=
+PREFIX     ?= /usr/local
+SCHEDHOST  := $(BUILD)/bin/schedhost
+
+.PHONY: all deps configure build test run bench asan tsan format tidy install clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON $(CMAKE_ARGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+run: build
+	$(SCHEDHOST) plugins
+	$(SCHEDHOST) validate --config configs/profile.yaml
+
+bench: build
+	@echo "no benchmarks yet"
+
+# Sanitizer runs of the whole test suite, each in its own build tree.
+asan:
+	@$(MAKE) --no-print-directory test BUILD=build-asan BUILD_TYPE=Debug \
+	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=address,undefined"
+
+tsan:
+	@$(MAKE) --no-print-directory test BUILD=build-tsan BUILD_TYPE=Debug \
+	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=thread"
+
+format:
+	@git ls-files '*.c' '*.h' '*.cpp' '*.hpp' | xargs clang-format -i
+
+tidy: configure
+	@git ls-files 'host/*.cpp' | xargs clang-tidy -p $(BUILD) --quiet
+
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	@rm -rf build build-asan build-tsan
