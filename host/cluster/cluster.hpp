@@ -1,0 +1,41 @@
+// The objects of a cluster file, sorted into what the scheduler does with them.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cluster/node.hpp"
+#include "cluster/pod.hpp"
+#include "cluster/snapshot.hpp"
+
+namespace schedhost::cluster {
+
+// An object of a kind the model does not use yet (kept so later features can pick them up).
+struct IgnoredObject {
+  std::string kind;
+  std::string name;       // "namespace/name" when it has a namespace
+  std::string location;   // "file:line:column"
+  nlohmann::json object;  // as read
+};
+
+// Everything in file order (files of a directory by name). Pods and nodes are immutable and
+// shared, so a Snapshot and the queue can hold the same objects.
+struct Cluster {
+  std::vector<std::shared_ptr<const Node>> nodes;
+  // spec.nodeName set: they count against their node.
+  std::vector<std::shared_ptr<const Pod>> running_pods;
+  // spec.nodeName unset: to be scheduled, in this order.
+  std::vector<std::shared_ptr<const Pod>> pending_pods;
+  // status.phase Succeeded or Failed: neither scheduled nor counted, as upstream's informers
+  // leave terminated pods out of the scheduler cache.
+  std::vector<std::shared_ptr<const Pod>> finished_pods;
+  std::vector<IgnoredObject> ignored;
+
+  // A NodeInfo per node (file order) with the running pods on it.
+  Snapshot snapshot() const { return Snapshot(nodes, running_pods); }
+};
+
+}  // namespace schedhost::cluster

@@ -1,0 +1,19 @@
+// Reading a cluster file (DESIGN.md, "Cluster file").
+#pragma once
+
+#include <filesystem>
+
+#include "cluster/cluster.hpp"
+
+namespace schedhost::cluster {
+
+// Loads `path`: a YAML file (one or many documents), a JSON file, or a directory whose *.yaml,
+// *.yml and *.json files are read in byte order of their names (not recursively). A document
+// is a Kubernetes object or a List of them (kind: List, or any *List with items). Pods and Nodes
+// (apiVersion v1) are modelled; other kinds go to Cluster::ignored. Throws schedhost::InputError
+// with one line, "file:line:column: <object>: <problem>: <what to do>", for unreadable or
+// malformed files, an object without kind or metadata.name, a field the model cannot accept (a bad
+// quantity...), a duplicate Node or Pod, a duplicate pod uid, or a pod bound to an unknown node.
+Cluster load_cluster(const std::filesystem::path& path);
+
+}  // namespace schedhost::cluster

@@ -1,0 +1,133 @@
+// A Pod as the scheduler sees it: typed hot fields, precomputed requests, the original JSON.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cluster/host_port.hpp"
+#include "cluster/json_pointer_cache.hpp"
+#include "cluster/resource_list.hpp"
+#include "cluster/string_map.hpp"
+
+namespace schedhost::cluster {
+
+struct Toleration {
+  std::string key;
+  std::string op = "Equal";  // "Equal" (also when unset) or "Exists"
+  std::string value;
+  std::string effect;  // empty matches every effect
+  std::optional<int64_t> toleration_seconds;
+
+  bool operator==(const Toleration&) const = default;
+};
+
+enum class ContainerKind { kRegular, kInit, kSidecar };  // sidecar: init with restartPolicy Always
+
+struct Container {
+  std::string name;
+  std::string image;
+  ContainerKind kind = ContainerKind::kRegular;
+
+  bool operator==(const Container&) const = default;
+};
+
+// Immutable once built, so one Pod is shared (shared_ptr<const Pod>) by the queue, every NodeInfo
+// and every clone of them; a change (binding it to a node) makes a new Pod with a new generation.
+class Pod {
+ public:
+  // Builds from the object exactly as `kubectl get -o yaml` prints it (as JSON). Throws
+  // ObjectError naming the first field it cannot accept. default_namespace fills an unset
+  // metadata.namespace ("default", like kubectl; upstream's unit tests use "").
+  explicit Pod(nlohmann::json object, std::string_view default_namespace = "default");
+
+  // A copy with spec.nodeName = node_name (in the JSON too) and a new generation.
+  std::shared_ptr<const Pod> bound_to(std::string_view node_name) const;
+
+  const std::string& name() const { return name_; }
+  const std::string& namespace_name() const { return namespace_; }
+  // "<namespace>/<name>", for messages and uniqueness.
+  std::string key() const { return namespace_ + "/" + name_; }
+  // metadata.uid, or "uid-<namespace>-<name>" when unset (deterministic across runs).
+  const std::string& uid() const { return uid_; }
+  const std::string& node_name() const { return node_name_; }
+  const std::string& scheduler_name() const { return scheduler_name_; }  // "default-scheduler"
+  const std::string& priority_class_name() const { return priority_class_name_; }
+  const std::string& nominated_node_name() const { return nominated_node_name_; }
+  const std::string& preemption_policy() const {
+    return preemption_policy_;
+  }                                                    // PreemptLowerPriority
+  const std::string& phase() const { return phase_; }  // status.phase, "" when unset
+  int64_t priority() const { return priority_; }
+  int64_t start_time_ms() const { return start_time_ms_; }        // 0 when unset
+  int64_t creation_time_ms() const { return creation_time_ms_; }  // 0 when unset
+  bool terminating() const { return terminating_; }               // deletionTimestamp set
+  uint64_t generation() const { return generation_; }
+
+  const StringMap& labels() const { return labels_; }
+  const StringMap& annotations() const { return annotations_; }
+  const StringMap& node_selector() const { return node_selector_; }
+
+  // Upstream PodRequests: max(sum of regular containers and sidecars, each init container's
+  // peak including the sidecars started before it) + spec.overhead. A container's limits stand
+  // in for its missing requests, as the API server defaults them.
+  const ResourceList& requests() const { return requests_; }
+  // The same with 100m cpu / 200Mi memory for every container (init and sidecar too) that does
+  // not request them (explicit 0 stays 0); what scoring and NodeInfo non-zero sums use.
+  const ResourceList& nonzero_requests() const { return nonzero_requests_; }
+
+  const std::vector<Toleration>& tolerations() const { return tolerations_; }
+  // Ports with hostPort > 0 of the regular containers (init containers hold none, as upstream).
+  const std::vector<HostPort>& host_ports() const { return host_ports_; }
+  // spec.containers in order, then spec.initContainers in order: container i of the list is
+  // spec.containers[i] for regular containers.
+  const std::vector<Container>& containers() const { return containers_; }
+
+  // Any pod (anti-)affinity term, required or preferred.
+  bool has_affinity() const { return has_affinity_; }
+  bool has_required_anti_affinity() const { return has_required_anti_affinity_; }
+
+  // The object as given (only spec.nodeName changes, through bound_to).
+  const nlohmann::json& json() const { return json_; }
+  // Compact JSON of the value at an RFC 6901 pointer ("" = the whole object); nullopt when the
+  // pointer is malformed or names nothing. Cached per pointer; thread-safe; the view lives as
+  // long as this Pod.
+  std::optional<std::string_view> json_at(std::string_view json_pointer) const {
+    return json_cache_.get(json_, json_pointer);
+  }
+
+ private:
+  nlohmann::json json_;
+  std::string name_;
+  std::string namespace_;
+  std::string uid_;
+  std::string node_name_;
+  std::string scheduler_name_;
+  std::string priority_class_name_;
+  std::string nominated_node_name_;
+  std::string preemption_policy_;
+  std::string phase_;
+  int64_t priority_ = 0;
+  int64_t start_time_ms_ = 0;
+  int64_t creation_time_ms_ = 0;
+  bool terminating_ = false;
+  uint64_t generation_ = 0;
+  StringMap labels_;
+  StringMap annotations_;
+  StringMap node_selector_;
+  ResourceList requests_;
+  ResourceList nonzero_requests_;
+  std::vector<Toleration> tolerations_;
+  std::vector<HostPort> host_ports_;
+  std::vector<Container> containers_;
+  bool has_affinity_ = false;
+  bool has_required_anti_affinity_ = false;
+  JsonPointerCache json_cache_;
+};
+
+}  // namespace schedhost::cluster

@@ -1,0 +1,66 @@
+// Resource name -> amount, in the units plugins see.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cluster/quantity.hpp"
+
+namespace schedhost::cluster {
+
+// The ABI's unit for a resource: "cpu" in millicores (MilliValue), every other resource in whole
+// units rounded up (Value: bytes for memory, ephemeral-storage and hugepages-*, a count for pods
+// and extended resources).
+int64_t resource_amount(std::string_view resource, const Quantity& quantity);
+
+// a + b, clamped to the int64 range; *saturated (when given) is set when it clamped.
+int64_t saturating_add(int64_t a, int64_t b, bool* saturated = nullptr);
+
+// A small map kept as a vector sorted by name in byte order: lists hold a handful of entries,
+// iterate in the ABI's order and copy cheaply when NodeInfos are cloned.
+class ResourceList {
+ public:
+  struct Entry {
+    std::string name;
+    int64_t value = 0;
+    bool operator==(const Entry&) const = default;
+  };
+  using const_iterator = std::vector<Entry>::const_iterator;
+
+  ResourceList() = default;
+  ResourceList(std::initializer_list<std::pair<std::string_view, int64_t>> entries);
+
+  std::optional<int64_t> get(std::string_view name) const;
+  int64_t get_or_zero(std::string_view name) const { return get(name).value_or(0); }
+  bool contains(std::string_view name) const { return get(name).has_value(); }
+
+  void set(std::string_view name, int64_t value);
+  // Adds delta (creating the entry at 0 first), saturating; returns false when it saturated.
+  bool add(std::string_view name, int64_t delta);
+  // Entry-wise add / subtract of another list; false when any entry saturated.
+  bool add(const ResourceList& other);
+  bool subtract(const ResourceList& other);
+  bool erase(std::string_view name);
+  // Drops the entries whose value is 0, so that aggregates compare equal however they were built.
+  void erase_zeros();
+
+  size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  const Entry& at(size_t index) const { return entries_.at(index); }
+  const_iterator begin() const { return entries_.begin(); }
+  const_iterator end() const { return entries_.end(); }
+
+  bool operator==(const ResourceList&) const = default;
+
+ private:
+  std::vector<Entry>::iterator lower_bound(std::string_view name);
+  std::vector<Entry> entries_;
+};
+
+}  // namespace schedhost::cluster

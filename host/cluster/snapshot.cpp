@@ -1,0 +1,87 @@
+#include "cluster/snapshot.hpp"
+
+#include <stdexcept>
+
+#include "cluster/image_state.hpp"
+
+namespace schedhost::cluster {
+
+Snapshot::Snapshot(const std::vector<std::shared_ptr<const Node>>& nodes,
+                   const std::vector<std::shared_ptr<const Pod>>& pods) {
+  // Upstream's createImageExistenceMap: for each image name, the set of nodes listing it.
+  Index num_nodes;
+  for (const auto& node : nodes) {
+    if (!node) throw std::invalid_argument("Snapshot: null node");
+    if (!node_index_.emplace(node->name(), node_index_.size()).second) {
+      throw std::invalid_argument("Snapshot: duplicate node \"" + node->name() + "\"");
+    }
+    std::unordered_map<std::string_view, bool> seen;  // count a node once per name
+    for (const NodeImage& image : node->images()) {
+      for (const std::string& name : image.names) {
+        if (seen.emplace(name, true).second) ++num_nodes[name];
+      }
+    }
+  }
+  auto count = [&num_nodes](std::string_view name) {
+    auto it = num_nodes.find(name);
+    return it == num_nodes.end() ? 0 : static_cast<int32_t>(it->second);
+  };
+  node_infos_.reserve(nodes.size());
+  for (const auto& node : nodes)
+    node_infos_.emplace_back(node, make_image_states(*node, count));
+
+  for (const auto& pod : pods) {
+    if (!pod) throw std::invalid_argument("Snapshot: null pod");
+    auto index = index_of(pod->node_name());
+    if (!index) {
+      throw std::invalid_argument("Snapshot: pod \"" + pod->key() +
+                                  "\" is bound to unknown node \"" + pod->node_name() + "\"");
+    }
+    place(pod, *index);
+  }
+}
+
+const NodeInfo* Snapshot::find(std::string_view node_name) const {
+  auto index = index_of(node_name);
+  return index ? &node_infos_[*index] : nullptr;
+}
+
+std::optional<size_t> Snapshot::index_of(std::string_view node_name) const {
+  auto it = node_index_.find(node_name);
+  if (it == node_index_.end()) return std::nullopt;
+  return it->second;
+}
+
+const NodeInfo* Snapshot::node_of_pod(std::string_view pod_uid) const {
+  auto it = pod_node_.find(pod_uid);
+  return it == pod_node_.end() ? nullptr : &node_infos_[it->second];
+}
+
+void Snapshot::place(std::shared_ptr<const Pod> pod, size_t node_index) {
+  if (!pod_node_.emplace(pod->uid(), node_index).second) {
+    throw std::invalid_argument("Snapshot: pod uid \"" + pod->uid() + "\" is already placed");
+  }
+  node_infos_[node_index].add_pod(std::move(pod));
+}
+
+std::shared_ptr<const Pod> Snapshot::assume(const Pod& pod, std::string_view node_name) {
+  auto index = index_of(node_name);
+  if (!index) {
+    throw std::invalid_argument("Snapshot: cannot assume pod \"" + pod.key() +
+                                "\" on unknown node \"" + std::string(node_name) + "\"");
+  }
+  std::shared_ptr<const Pod> bound = pod.bound_to(node_name);
+  place(bound, *index);
+  return bound;
+}
+
+bool Snapshot::remove(std::string_view pod_uid) {
+  auto it = pod_node_.find(pod_uid);
+  if (it == pod_node_.end()) return false;
+  size_t index = it->second;
+  std::string uid = it->first;  // the key dies with the erase below
+  pod_node_.erase(it);
+  return node_infos_[index].remove_pod(uid);
+}
+
+}  // namespace schedhost::cluster

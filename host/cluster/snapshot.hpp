@@ -1,0 +1,57 @@
+// The cluster as one scheduling cycle sees it: a NodeInfo per node, in cluster-file order.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "cluster/node.hpp"
+#include "cluster/node_info.hpp"
+#include "cluster/pod.hpp"
+
+namespace schedhost::cluster {
+
+class Snapshot {
+ public:
+  Snapshot() = default;
+  // Nodes keep their order; each pod goes to the node named by its spec.nodeName. Throws
+  // std::invalid_argument for a duplicate node name, a pod without a known node, or a duplicate
+  // pod uid (the cluster file loader reports those to the user first).
+  Snapshot(const std::vector<std::shared_ptr<const Node>>& nodes,
+           const std::vector<std::shared_ptr<const Pod>>& pods);
+
+  size_t size() const { return node_infos_.size(); }
+  const NodeInfo& at(size_t index) const { return node_infos_.at(index); }
+  const std::vector<NodeInfo>& node_infos() const { return node_infos_; }
+  // nullptr / nullopt when no node has that name.
+  const NodeInfo* find(std::string_view node_name) const;
+  std::optional<size_t> index_of(std::string_view node_name) const;
+  // The NodeInfo holding the pod with that uid, or nullptr.
+  const NodeInfo* node_of_pod(std::string_view pod_uid) const;
+
+  // Places a copy of pod, bound to node_name (new generation), on that node and returns it.
+  // Throws std::invalid_argument when the node is unknown or the uid is already placed.
+  std::shared_ptr<const Pod> assume(const Pod& pod, std::string_view node_name);
+  // Removes the pod with that uid from its node; false when no node holds it.
+  bool remove(std::string_view pod_uid);
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Index = std::unordered_map<std::string, size_t, Hash, std::equal_to<>>;
+
+  void place(std::shared_ptr<const Pod> pod, size_t node_index);
+
+  std::vector<NodeInfo> node_infos_;
+  Index node_index_;  // node name -> position
+  Index pod_node_;    // pod uid -> position of its node
+};
+
+}  // namespace schedhost::cluster

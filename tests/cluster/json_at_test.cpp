@@ -1,0 +1,127 @@
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cluster/node.hpp"
+#include "cluster/pod.hpp"
+#include "test_yaml.hpp"
+
+namespace schedhost::cluster {
+namespace {
+
+using testing::yaml;
+
+const char* kPod = R"(
+metadata:
+  name: web
+  annotations: {example.com/owner: team-a, "a~b": tilde}
+spec:
+  containers:
+  - name: app
+    resources: {requests: {cpu: 100m}}
+  - name: log
+)";
+
+TEST(JsonAtTest, Hits) {
+  Pod pod(yaml(kPod));
+  EXPECT_EQ(pod.json_at("/metadata/name"), "\"web\"");
+  EXPECT_EQ(pod.json_at("/spec/containers/0/resources"), R"({"requests":{"cpu":"100m"}})");
+  EXPECT_EQ(pod.json_at("/spec/containers/1"), R"({"name":"log"})");
+}
+
+TEST(JsonAtTest, WholeObject) {
+  Pod pod(yaml(kPod));
+  EXPECT_EQ(pod.json_at(""), pod.json().dump());
+}
+
+TEST(JsonAtTest, EscapedPointers) {
+  Pod pod(yaml(kPod));
+  EXPECT_EQ(pod.json_at("/metadata/annotations/example.com~1owner"), "\"team-a\"");
+  EXPECT_EQ(pod.json_at("/metadata/annotations/a~0b"), "\"tilde\"");
+}
+
+TEST(JsonAtTest, MissesAndBadPointersReturnNothing) {
+  Pod pod(yaml(kPod));
+  EXPECT_EQ(pod.json_at("/spec/affinity"), std::nullopt);
+  EXPECT_EQ(pod.json_at("/spec/containers/2"), std::nullopt);
+  EXPECT_EQ(pod.json_at("/spec/containers/-"), std::nullopt);
+  EXPECT_EQ(pod.json_at("/spec/containers/x"), std::nullopt);
+  EXPECT_EQ(pod.json_at("/metadata/name/deeper"), std::nullopt);
+  EXPECT_EQ(pod.json_at("metadata"), std::nullopt);  // must start with '/'
+  EXPECT_EQ(pod.json_at("/metadata/~2"), std::nullopt);
+  EXPECT_EQ(pod.json_at("/spec/containers/01"), std::nullopt);
+}
+
+TEST(JsonAtTest, CachedOncePerPointer) {
+  Pod pod(yaml(kPod));
+  std::optional<std::string_view> first = pod.json_at("/spec/containers/0");
+  std::optional<std::string_view> second = pod.json_at("/spec/containers/0");
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(first->data(), second->data());  // the same stored string
+  // Earlier views stay valid while more entries are added.
+  for (int i = 0; i < 100; ++i)
+    pod.json_at("/miss/" + std::to_string(i));
+  EXPECT_EQ(*first, R"({"name":"app","resources":{"requests":{"cpu":"100m"}}})");
+}
+
+TEST(JsonAtTest, CopiesStartWithTheirOwnCache) {
+  Pod pod(yaml(kPod));
+  std::optional<std::string_view> original = pod.json_at("/metadata");
+  Pod copy = pod;
+  std::optional<std::string_view> copied = copy.json_at("/metadata");
+  ASSERT_TRUE(original && copied);
+  EXPECT_EQ(*original, *copied);
+  EXPECT_NE(original->data(), copied->data());
+}
+
+TEST(JsonAtTest, ConcurrentCallsAgree) {
+  Pod pod(yaml(kPod));
+  const std::vector<std::string> pointers = {"",
+                                             "/metadata",
+                                             "/metadata/name",
+                                             "/spec/containers/0",
+                                             "/spec/containers/1/name",
+                                             "/metadata/annotations/example.com~1owner",
+                                             "/missing"};
+  constexpr int kThreads = 8;
+  // seen[t][p]: where thread t found pointer p (nullptr for a miss).
+  std::vector<std::vector<const char*>> seen(kThreads,
+                                             std::vector<const char*>(pointers.size(), nullptr));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 200; ++round) {
+        for (size_t i = 0; i < pointers.size(); ++i) {
+          size_t p = (i + static_cast<size_t>(t)) % pointers.size();  // threads start apart
+          auto result = pod.json_at(pointers[p]);
+          seen[t][p] = result ? result->data() : nullptr;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads)
+    thread.join();
+  // Every thread got the one cached string per pointer.
+  for (size_t p = 0; p < pointers.size(); ++p) {
+    std::set<const char*> addresses;
+    for (int t = 0; t < kThreads; ++t)
+      addresses.insert(seen[t][p]);
+    EXPECT_EQ(addresses.size(), 1u) << pointers[p];
+  }
+  EXPECT_EQ(pod.json_at("/metadata/name"), "\"web\"");
+  EXPECT_EQ(pod.json_at("/missing"), std::nullopt);
+}
+
+TEST(JsonAtTest, NodesToo) {
+  Node node(yaml("metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}"));
+  EXPECT_EQ(node.json_at("/metadata/labels/kubernetes.io~1hostname"), "\"node-a\"");
+  EXPECT_EQ(node.json_at("/status"), std::nullopt);
+  EXPECT_EQ(node.json_at(""),
+            R"({"metadata":{"labels":{"kubernetes.io/hostname":"node-a"},"name":"node-a"}})");
+}
+
+}  // namespace
+}  // namespace schedhost::cluster
