@@ -1,0 +1,178 @@
+#include "config/profile_resolver.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "common/input_error.hpp"
+#include "config/configuration_validation.hpp"
+#include "config/default_plugins.hpp"
+#include "config/multi_point_expansion.hpp"
+#include "config/plugin_set_merge.hpp"
+#include "config/score_weights.hpp"
+
+namespace schedhost::config {
+namespace {
+
+using NameSet = std::set<std::string, std::less<>>;
+
+[[noreturn]] void fail(const SourceLocation& at, const std::string& message) {
+  throw InputError(at.to_string() + ": " + message);
+}
+
+std::string in_quotes(std::string_view s) {
+  return "\"" + std::string(s) + "\"";
+}
+std::string label(const Profile& profile) {
+  return "profile " + in_quotes(profile.scheduler_name);
+}
+
+const SourceLocation& known_or(const SourceLocation& preferred, const SourceLocation& fallback) {
+  return preferred.known() ? preferred : fallback;
+}
+
+// A default the user did not ask for by name is optional: the host may ship without it. It is
+// dropped with a warning so that nothing disappears silently; a missing queue sort or binder
+// then fails the profile below with its own message.
+NameSet skip_missing_defaults(PluginSet& multi_point, const PluginCatalog& catalog,
+                              const Profile& profile, std::vector<std::string>& warnings) {
+  NameSet skipped;
+  std::erase_if(multi_point.enabled, [&](const PluginReference& plugin) {
+    if (!plugin.is_default || catalog.contains(plugin.name)) return false;
+    skipped.insert(plugin.name);
+    warnings.push_back(profile.location.to_string() + ": " + label(profile) + ": default plugin " +
+                       in_quotes(plugin.name) +
+                       " is not installed, so it is skipped: put its .so in a --plugin-dir, or "
+                       "disable it in multiPoint");
+    return true;
+  });
+  return skipped;
+}
+
+// What the user named must exist. Upstream checks the points in the same way, then multiPoint.
+void require_installed(const PluginSets& merged, const PluginCatalog& catalog) {
+  auto check = [&](const PluginSet& set) {
+    for (const auto& plugin : set.enabled) {
+      if (!catalog.contains(plugin.name)) {
+        fail(plugin.location, "plugin " + in_quotes(plugin.name) +
+                                  " is not installed: put its .so in a --plugin-dir, or remove it");
+      }
+    }
+  };
+  for (auto point : kConcreteConfigExtensionPoints)
+    check(merged[point]);
+  check(merged[ConfigExtensionPoint::MultiPoint]);
+}
+
+void check_queue_sort_and_bind(const Profile& profile, const ExpandedPlugins& expanded) {
+  const auto& queue_sort = expanded[static_cast<std::size_t>(ExtensionPoint::QueueSort)];
+  if (queue_sort.empty()) {
+    fail(profile.location, label(profile) +
+                               " has no queueSort plugin: enable exactly one in queueSort or "
+                               "multiPoint (the default is PrioritySort)");
+  }
+  if (queue_sort.size() > 1) {
+    std::string names;
+    for (const auto& plugin : queue_sort)
+      names += (names.empty() ? "" : ", ") + in_quotes(plugin.name);
+    fail(known_or(queue_sort[1].location, profile.location),
+         label(profile) + " has " + std::to_string(queue_sort.size()) + " queueSort plugins (" +
+             names + "): keep exactly one and disable the others in queueSort");
+  }
+  if (expanded[static_cast<std::size_t>(ExtensionPoint::Bind)].empty()) {
+    fail(profile.location, label(profile) +
+                               " has no bind plugin: enable one in bind or multiPoint (the default "
+                               "is DefaultBinder)");
+  }
+}
+
+// Upstream ignores pluginConfig for a plugin the profile does not run; schedhost says so.
+void warn_unused_plugin_config(const Profile& profile, const NameSet& skipped_defaults,
+                               std::vector<std::string>& warnings) {
+  NameSet enabled;
+  for (const auto& plugins : profile.enabled) {
+    for (const auto& plugin : plugins)
+      enabled.insert(plugin.name);
+  }
+  std::vector<std::pair<const std::string*, const SourceLocation*>> unused;
+  for (const auto& [name, location] : profile.plugin_config_locations) {
+    // A skipped default already has its warning.
+    if (!enabled.contains(name) && !skipped_defaults.contains(name)) {
+      unused.emplace_back(&name, &location);
+    }
+  }
+  std::sort(unused.begin(), unused.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.second->line, a.second->column) < std::tie(b.second->line, b.second->column);
+  });
+  for (const auto& [name, location] : unused) {
+    warnings.push_back(location->to_string() + ": " + label(profile) +
+                       ": pluginConfig for plugin " + in_quotes(*name) +
+                       " is ignored: the profile does not enable " + in_quotes(*name) +
+                       "; enable it or remove the entry");
+  }
+}
+
+void resolve_profile(Profile& profile, const PluginCatalog& catalog,
+                     std::vector<std::string>& warnings) {
+  PluginSets merged = merge_plugins(default_plugins(), profile.plugins);
+  NameSet skipped =
+      skip_missing_defaults(merged[ConfigExtensionPoint::MultiPoint], catalog, profile, warnings);
+  require_installed(merged, catalog);
+  ExpandedPlugins expanded = expand_plugins(merged, catalog);
+  check_queue_sort_and_bind(profile, expanded);
+  auto weights = score_weights(merged, catalog, label(profile), profile.location);
+
+  for (std::size_t i = 0; i < kExtensionPointCount; ++i) {
+    const bool is_score = static_cast<ExtensionPoint>(i) == ExtensionPoint::Score;
+    profile.enabled[i].clear();
+    for (const auto& plugin : expanded[i]) {
+      int weight = 0;
+      if (is_score) {
+        auto found = weights.find(plugin.name);
+        weight = found == weights.end() ? 1 : found->second;
+      }
+      profile.enabled[i].push_back(EnabledPlugin{plugin.name, weight, plugin.location});
+    }
+  }
+  warn_unused_plugin_config(profile, skipped, warnings);
+}
+
+// The queue is shared by all profiles, so they must agree on how to sort it (plugin and args).
+void check_common_queue_sort(const std::vector<Profile>& profiles) {
+  if (profiles.empty()) return;
+  const Profile& first = profiles.front();
+  const EnabledPlugin& canonical = first.enabled_at(ExtensionPoint::QueueSort).front();
+  for (std::size_t i = 1; i < profiles.size(); ++i) {
+    const Profile& profile = profiles[i];
+    const EnabledPlugin& queue_sort = profile.enabled_at(ExtensionPoint::QueueSort).front();
+    if (queue_sort.name != canonical.name) {
+      fail(known_or(queue_sort.location, profile.location),
+           label(profile) + " uses queueSort plugin " + in_quotes(queue_sort.name) + " but " +
+               label(first) + " uses " + in_quotes(canonical.name) +
+               ": every profile must use the same queueSort plugin");
+    }
+    if (profile.args_for(queue_sort.name) != first.args_for(canonical.name)) {
+      auto config = profile.plugin_config_locations.find(queue_sort.name);
+      const SourceLocation& at =
+          config != profile.plugin_config_locations.end() ? config->second : profile.location;
+      fail(at, label(profile) + " gives queueSort plugin " + in_quotes(queue_sort.name) +
+                   " other args than " + label(first) +
+                   ": every profile must use the same queueSort args");
+    }
+  }
+}
+
+}  // namespace
+
+Resolution resolve_profiles(SchedulerConfiguration configuration, const PluginCatalog& catalog) {
+  validate_configuration(configuration);
+  Resolution resolution;
+  for (auto& profile : configuration.profiles) {
+    resolve_profile(profile, catalog, resolution.warnings);
+  }
+  check_common_queue_sort(configuration.profiles);
+  resolution.configuration = std::move(configuration);
+  return resolution;
+}
+
+}  // namespace schedhost::config
