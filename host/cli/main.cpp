@@ -1,2 +1,59 @@
-#include <cstdio>
-int main() { std::puts("schedhost"); return 0; }
+// schedhost: a Kubernetes scheduler whose plugins are shared objects.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "common/input_error.hpp"
+
+namespace {
+
+void setup_logging(const std::string& level) {
+  auto logger = spdlog::stderr_color_mt("schedhost");
+  logger->set_pattern("%l: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(level));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace schedhost::cli;
+  CLI::App app{"schedhost: a Kubernetes scheduler whose plugins are shared objects", "schedhost"};
+  app.require_subcommand(1);
+  std::string log_level = "warn";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn or error")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
+
+  const std::vector<Subcommand> commands = {
+      add_plugins_command(app),
+      add_version_command(app),
+  };
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error: " << e.what() << " (see schedhost --help)\n";
+    return kExitBadInput;
+  }
+
+  try {
+    setup_logging(log_level);
+    for (const Subcommand& command : commands) {
+      if (command.app->parsed()) return command.run();
+    }
+    return kExitBadInput;
+  } catch (const schedhost::InputError& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return kExitFailure;
+  }
+}

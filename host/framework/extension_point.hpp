@@ -30,18 +30,22 @@ enum class ExtensionPoint : std::uint8_t {
 inline constexpr std::size_t kExtensionPointCount = 15;
 
 inline constexpr std::array<ExtensionPoint, kExtensionPointCount> kAllExtensionPoints = {
-    ExtensionPoint::PreEnqueue, ExtensionPoint::QueueSort,      ExtensionPoint::PreFilter,
-    ExtensionPoint::PreFilterExtensions, ExtensionPoint::Filter, ExtensionPoint::PostFilter,
-    ExtensionPoint::PreScore,   ExtensionPoint::Score,          ExtensionPoint::NormalizeScore,
-    ExtensionPoint::Reserve,    ExtensionPoint::Unreserve,      ExtensionPoint::Permit,
-    ExtensionPoint::PreBind,    ExtensionPoint::Bind,           ExtensionPoint::PostBind,
+    ExtensionPoint::PreEnqueue,     ExtensionPoint::QueueSort,
+    ExtensionPoint::PreFilter,      ExtensionPoint::PreFilterExtensions,
+    ExtensionPoint::Filter,         ExtensionPoint::PostFilter,
+    ExtensionPoint::PreScore,       ExtensionPoint::Score,
+    ExtensionPoint::NormalizeScore, ExtensionPoint::Reserve,
+    ExtensionPoint::Unreserve,      ExtensionPoint::Permit,
+    ExtensionPoint::PreBind,        ExtensionPoint::Bind,
+    ExtensionPoint::PostBind,
 };
 
 constexpr std::string_view to_string(ExtensionPoint point) {
   constexpr std::array<std::string_view, kExtensionPointCount> names = {
-      "PreEnqueue", "QueueSort", "PreFilter", "PreFilterExtensions", "Filter",
-      "PostFilter", "PreScore",  "Score",     "NormalizeScore",      "Reserve",
-      "Unreserve",  "Permit",    "PreBind",   "Bind",                "PostBind",
+      "PreEnqueue",     "QueueSort",  "PreFilter", "PreFilterExtensions",
+      "Filter",         "PostFilter", "PreScore",  "Score",
+      "NormalizeScore", "Reserve",    "Unreserve", "Permit",
+      "PreBind",        "Bind",       "PostBind",
   };
   return names[static_cast<std::size_t>(point)];
 }

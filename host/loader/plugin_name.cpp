@@ -2,8 +2,12 @@
 
 namespace schedhost {
 namespace {
-constexpr bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+constexpr bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 }  // namespace
 
 bool is_valid_plugin_name(std::string_view name) {

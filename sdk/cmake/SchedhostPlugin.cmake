@@ -9,7 +9,8 @@
 #  - static libstdc++/libgcc: nothing C++ crosses the ABI, and the .so then runs on hosts with an
 #    older libstdc++ (no "GLIBCXX_3.4.xx not found").
 include_guard(GLOBAL)
-set(SCHEDHOST_PLUGIN_VERSION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/schedhost-plugin.map)
+set(SCHEDHOST_PLUGIN_VERSION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/schedhost-plugin.map
+    CACHE INTERNAL "Linker version script of schedhost plugins")
 
 function(schedhost_add_plugin target)
   cmake_parse_arguments(ARG "" "OUTPUT_DIRECTORY" "SOURCES;LINK_LIBRARIES" ${ARGN})

@@ -117,7 +117,7 @@ enum {
   SCHEDHOST_POD_SCHEDULER_NAME = 4,      /* spec.schedulerName, "default-scheduler" if unset */
   SCHEDHOST_POD_PRIORITY_CLASS_NAME = 5, /* spec.priorityClassName */
   SCHEDHOST_POD_NOMINATED_NODE_NAME = 6, /* status.nominatedNodeName */
-  SCHEDHOST_POD_PREEMPTION_POLICY = 7    /* spec.preemptionPolicy, "PreemptLowerPriority" if unset */
+  SCHEDHOST_POD_PREEMPTION_POLICY = 7 /* spec.preemptionPolicy, "PreemptLowerPriority" if unset */
 };
 
 /* Integer fields of a pod (pod_integer). An unset field is 0. */
@@ -235,10 +235,10 @@ typedef struct schedhost_queued_pod {
 /* ---------------------------------------------------------------------------------------------
  * Opaque handles, all owned by the host
  * ------------------------------------------------------------------------------------------- */
-typedef struct schedhost_host schedhost_host_t;   /* the host as one library or instance sees it */
-typedef struct schedhost_call schedhost_call_t;   /* one invocation: result sinks, snapshot */
-typedef struct schedhost_pod schedhost_pod_t;     /* one Pod object */
-typedef struct schedhost_node schedhost_node_t;   /* NodeInfo: a Node, its pods, their requests */
+typedef struct schedhost_host schedhost_host_t; /* the host as one library or instance sees it */
+typedef struct schedhost_call schedhost_call_t; /* one invocation: result sinks, snapshot */
+typedef struct schedhost_pod schedhost_pod_t;   /* one Pod object */
+typedef struct schedhost_node schedhost_node_t; /* NodeInfo: a Node, its pods, their requests */
 typedef struct schedhost_cycle_state schedhost_cycle_state_t; /* one pod's CycleState */
 
 /* How the host copies and frees a value a plugin stores in the cycle state. Plugin-owned static
@@ -290,11 +290,10 @@ typedef struct schedhost_host_api {
   bool (*pod_resource)(const schedhost_pod_t* pod, schedhost_resource_list_t list,
                        schedhost_str_t resource, int64_t* out_value);
   size_t (*pod_resource_count)(const schedhost_pod_t* pod, schedhost_resource_list_t list);
-  bool (*pod_resource_at)(const schedhost_pod_t* pod, schedhost_resource_list_t list,
-                          size_t index, schedhost_str_t* out_resource, int64_t* out_value);
+  bool (*pod_resource_at)(const schedhost_pod_t* pod, schedhost_resource_list_t list, size_t index,
+                          schedhost_str_t* out_resource, int64_t* out_value);
   size_t (*pod_toleration_count)(const schedhost_pod_t* pod);
-  bool (*pod_toleration_at)(const schedhost_pod_t* pod, size_t index,
-                            schedhost_toleration_t* out);
+  bool (*pod_toleration_at)(const schedhost_pod_t* pod, size_t index, schedhost_toleration_t* out);
   /* Host ports the pod asks for (containers' ports with hostPort > 0). */
   size_t (*pod_host_port_count)(const schedhost_pod_t* pod);
   bool (*pod_host_port_at)(const schedhost_pod_t* pod, size_t index, schedhost_host_port_t* out);
@@ -324,8 +323,7 @@ typedef struct schedhost_host_api {
   bool (*node_taint_at)(const schedhost_node_t* node, size_t index, schedhost_taint_t* out);
   /* Host ports already used by the pods on the node. */
   size_t (*node_used_port_count)(const schedhost_node_t* node);
-  bool (*node_used_port_at)(const schedhost_node_t* node, size_t index,
-                            schedhost_host_port_t* out);
+  bool (*node_used_port_at)(const schedhost_node_t* node, size_t index, schedhost_host_port_t* out);
   size_t (*node_image_count)(const schedhost_node_t* node);
   bool (*node_image_at)(const schedhost_node_t* node, size_t index, schedhost_image_t* out);
   size_t (*node_pod_count)(const schedhost_node_t* node, schedhost_node_pods_t which);
@@ -356,7 +354,7 @@ typedef struct schedhost_host_api {
                       const schedhost_state_ops_t* ops);
 
   /* -- Pods waiting at Permit (upstream's WaitingPod), for plugins like gang scheduling -- */
-  size_t (*waiting_pod_count)(const schedhost_call_t* call); /* [call] */
+  size_t (*waiting_pod_count)(const schedhost_call_t* call);                            /* [call] */
   const schedhost_pod_t* (*waiting_pod_at)(const schedhost_call_t* call, size_t index); /* [call] */
   /* Ends this plugin's wait on the pod with that uid; false if it is not waiting. [call] */
   bool (*waiting_pod_allow)(schedhost_call_t* call, schedhost_str_t pod_uid);
@@ -391,16 +389,16 @@ typedef struct schedhost_plugin_vtable {
                           const schedhost_queued_pod_t* b);
   /* PreFilter: per-pod work before Filter; may narrow nodes (set_node_names). SKIP skips this
    * plugin's Filter and AddPod/RemovePod for the cycle. [cycle] */
-  schedhost_code_t (*pre_filter)(void* self, schedhost_call_t* call,
-                                 schedhost_cycle_state_t* state, const schedhost_pod_t* pod);
-  /* PreFilter extension: pod_to_add is assumed to run on node; update the state copy. [concurrent] */
+  schedhost_code_t (*pre_filter)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                                 const schedhost_pod_t* pod);
+  /* PreFilter extension: pod_to_add is assumed to run on node; update the state copy. [concurrent]
+   */
   schedhost_code_t (*add_pod)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
                               const schedhost_pod_t* pod, const schedhost_pod_t* pod_to_add,
                               const schedhost_node_t* node);
   /* PreFilter extension: pod_to_remove is assumed gone from node. [concurrent] */
-  schedhost_code_t (*remove_pod)(void* self, schedhost_call_t* call,
-                                 schedhost_cycle_state_t* state, const schedhost_pod_t* pod,
-                                 const schedhost_pod_t* pod_to_remove,
+  schedhost_code_t (*remove_pod)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                                 const schedhost_pod_t* pod, const schedhost_pod_t* pod_to_remove,
                                  const schedhost_node_t* node);
   /* Filter: can the pod run on node? [concurrent] */
   schedhost_code_t (*filter)(void* self, schedhost_call_t* call,
@@ -413,9 +411,9 @@ typedef struct schedhost_plugin_vtable {
                                   const schedhost_node_status_t* statuses, size_t count);
   /* PreScore: per-pod work before Score over the feasible nodes. SKIP skips this plugin's Score.
    * nodes[count] is borrowed until the hook returns. [cycle] */
-  schedhost_code_t (*pre_score)(void* self, schedhost_call_t* call,
-                                schedhost_cycle_state_t* state, const schedhost_pod_t* pod,
-                                const schedhost_node_t* const* nodes, size_t count);
+  schedhost_code_t (*pre_score)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                                const schedhost_pod_t* pod, const schedhost_node_t* const* nodes,
+                                size_t count);
   /* Score: ranks one feasible node into *out_score. [concurrent] */
   schedhost_code_t (*score)(void* self, schedhost_call_t* call,
                             const schedhost_cycle_state_t* state, const schedhost_pod_t* pod,
@@ -464,14 +462,14 @@ typedef struct schedhost_plugin_descriptor {
 
 /* The library: what the entry function returns. Plugin-owned static storage. */
 typedef struct schedhost_library {
-  uint32_t magic;       /* SCHEDHOST_LIBRARY_MAGIC */
-  uint32_t struct_size; /* sizeof(schedhost_library_t) as the library was built */
-  uint32_t abi_major;   /* SCHEDHOST_ABI_MAJOR as the library was built */
-  uint32_t abi_minor;   /* SCHEDHOST_ABI_MINOR as the library was built */
+  uint32_t magic;              /* SCHEDHOST_LIBRARY_MAGIC */
+  uint32_t struct_size;        /* sizeof(schedhost_library_t) as the library was built */
+  uint32_t abi_major;          /* SCHEDHOST_ABI_MAJOR as the library was built */
+  uint32_t abi_minor;          /* SCHEDHOST_ABI_MINOR as the library was built */
   uint32_t min_host_abi_minor; /* the oldest host minor this library runs on */
-  const char* name;       /* NUL-terminated: the library's name, for listings and errors */
-  const char* version;    /* NUL-terminated: the library's own version */
-  const char* build_info; /* NUL-terminated, may be NULL: compiler, SDK version... */
+  const char* name;            /* NUL-terminated: the library's name, for listings and errors */
+  const char* version;         /* NUL-terminated: the library's own version */
+  const char* build_info;      /* NUL-terminated, may be NULL: compiler, SDK version... */
   /* Called once after loading, before any create. NULL: nothing to do. A non-SUCCESS status
    * (reason via add_reason) refuses the whole library. host_api and host stay valid until
    * deinit. [main-thread] */

@@ -1,0 +1,93 @@
+// schedhost plugins: every plugin the plugin directories hold, and every library that failed.
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/table.hpp"
+#include "loader/plugin_registry.hpp"
+
+namespace schedhost::cli {
+namespace {
+
+struct PluginsOptions {
+  std::vector<std::string> plugin_dirs;
+  std::string output = "table";
+};
+
+std::vector<std::string> point_names(const ExtensionPointSet& points) {
+  std::vector<std::string> names;
+  for (ExtensionPoint p : kAllExtensionPoints) {
+    if (points.contains(p)) names.emplace_back(to_string(p));
+  }
+  return names;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (const auto& p : parts)
+    out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+std::string abi_version(const loader::LoadedLibrary& lib) {
+  return std::to_string(lib.abi_major) + "." + std::to_string(lib.abi_minor);
+}
+
+nlohmann::json to_json(const loader::PluginRegistry& registry) {
+  nlohmann::json plugins = nlohmann::json::array();
+  for (const loader::PluginDefinition* p : registry.plugins()) {
+    plugins.push_back({{"name", p->name},
+                       {"description", p->description},
+                       {"file", p->library->path},
+                       {"library", p->library->name},
+                       {"version", p->library->version},
+                       {"abi", abi_version(*p->library)},
+                       {"extensionPoints", point_names(p->points)}});
+  }
+  nlohmann::json failed = nlohmann::json::array();
+  for (const loader::LoadFailure& f : registry.failures()) {
+    failed.push_back({{"file", f.path}, {"error", f.message}});
+  }
+  return {{"plugins", plugins}, {"failed", failed}};
+}
+
+void print_table(const loader::PluginRegistry& registry) {
+  Table table({"NAME", "EXTENSION POINTS", "LIBRARY", "VERSION", "ABI", "FILE"});
+  for (const loader::PluginDefinition* p : registry.plugins()) {
+    table.add_row({p->name, join(point_names(p->points), ","), p->library->name,
+                   p->library->version, abi_version(*p->library), p->library->path});
+  }
+  table.print(std::cout);
+}
+
+int run(const PluginsOptions& options) {
+  loader::PluginRegistry registry;
+  registry.load_directories(loader::plugin_directories(options.plugin_dirs));
+  if (options.output == "json") {
+    std::cout << to_json(registry).dump(2) << '\n';
+  } else {
+    print_table(registry);
+  }
+  for (const loader::LoadFailure& f : registry.failures()) {
+    std::cerr << "error: " << f.path << ": " << f.message << '\n';
+  }
+  return registry.failures().empty() ? kExitOk : kExitBadInput;
+}
+
+}  // namespace
+
+Subcommand add_plugins_command(CLI::App& app) {
+  auto options = std::make_shared<PluginsOptions>();
+  CLI::App* sub = app.add_subcommand("plugins", "List the plugins found in the plugin directories");
+  sub->add_option("--plugin-dir", options->plugin_dirs,
+                  "A directory of plugin .so files (repeatable; default /plugins). The built-in "
+                  "directory is always searched first");
+  sub->add_option("-o,--output", options->output, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+  return {sub, [options] { return run(*options); }};
+}
+
+}  // namespace schedhost::cli

@@ -1,0 +1,48 @@
+// Call: one invocation of a plugin function. It collects what the plugin reports through the
+// host API (reasons, PreFilter's node names, PostFilter's nomination) and carries what the
+// plugin may look at (the snapshot). Each invocation, on each thread, has its own Call.
+#pragma once
+
+#include <schedhost/abi.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedhost::cluster {
+class Snapshot;
+}
+
+namespace schedhost::framework {
+
+class Call {
+ public:
+  Call() = default;
+  explicit Call(const cluster::Snapshot* snapshot) : snapshot_(snapshot) {}
+
+  const cluster::Snapshot* snapshot() const { return snapshot_; }
+
+  void add_reason(std::string_view reason) { reasons_.emplace_back(reason); }
+  const std::vector<std::string>& reasons() const { return reasons_; }
+  // The reasons joined by ", " (upstream Status.Message()).
+  std::string message() const;
+
+  void set_node_names(std::vector<std::string> names) { node_names_ = std::move(names); }
+  const std::optional<std::vector<std::string>>& node_names() const { return node_names_; }
+
+  void set_nominated_node(std::string_view node) { nominated_node_ = std::string(node); }
+  const std::optional<std::string>& nominated_node() const { return nominated_node_; }
+
+  schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
+  static Call& from(schedhost_call_t* h) { return *reinterpret_cast<Call*>(h); }
+  static const Call& from(const schedhost_call_t* h) { return *reinterpret_cast<const Call*>(h); }
+
+ private:
+  const cluster::Snapshot* snapshot_ = nullptr;
+  std::vector<std::string> reasons_;
+  std::optional<std::vector<std::string>> node_names_;
+  std::optional<std::string> nominated_node_;
+};
+
+}  // namespace schedhost::framework

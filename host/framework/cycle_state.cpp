@@ -1,0 +1,55 @@
+#include "framework/cycle_state.hpp"
+
+#include "loader/abi_layout.hpp"
+
+namespace schedhost::framework {
+namespace {
+
+// The ops as this host reads them: NULL functions when the plugin's struct is too short.
+schedhost_state_ops_t read_ops(const schedhost_state_ops_t* ops) {
+  if (ops == nullptr || ops->struct_size < loader::kStateOpsSize_1_0) return {};
+  return loader::copy_struct_prefix(ops, ops->struct_size);
+}
+
+}  // namespace
+
+bool CycleState::write(std::string_view key, void* value, const schedhost_state_ops_t* ops) {
+  const schedhost_state_ops_t known = read_ops(ops);
+  if (value == nullptr || known.destroy == nullptr) return false;  // nothing we could free
+  std::shared_ptr<void> owned(value, known.destroy);  // from here on, freed exactly once
+  if (read_only_) return false;
+  for (Entry& e : entries_) {
+    if (e.key == key) {
+      e = Entry{e.key, ops, known.clone, std::move(owned)};
+      return true;
+    }
+  }
+  entries_.push_back(Entry{std::string(key), ops, known.clone, std::move(owned)});
+  return true;
+}
+
+void* CycleState::read(std::string_view key, const schedhost_state_ops_t* ops) const {
+  for (const Entry& e : entries_) {
+    if (e.key == key) return e.ops == ops ? e.value.get() : nullptr;
+  }
+  return nullptr;
+}
+
+std::unique_ptr<CycleState> CycleState::clone() const {
+  auto copy = std::make_unique<CycleState>();
+  copy->entries_.reserve(entries_.size());
+  for (const Entry& e : entries_) {
+    if (e.clone == nullptr) {
+      copy->entries_.push_back(e);  // immutable: shared, destroyed once with the last owner
+      continue;
+    }
+    void* cloned = e.clone(e.value.get());
+    if (cloned == nullptr) return nullptr;
+    const schedhost_state_ops_t known = read_ops(e.ops);
+    copy->entries_.push_back(
+        Entry{e.key, e.ops, e.clone, std::shared_ptr<void>(cloned, known.destroy)});
+  }
+  return copy;
+}
+
+}  // namespace schedhost::framework

@@ -1,0 +1,118 @@
+// The host API table: what plugins call back into. Everything here must tolerate a plugin's
+// mistakes (NULL views, unknown ids, calls at the wrong point) without crashing the host.
+#include <spdlog/spdlog.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "framework/call.hpp"
+#include "framework/cycle_state.hpp"
+#include "framework/host_api_objects.hpp"
+#include "framework/plugin_host.hpp"
+
+namespace schedhost::framework {
+namespace {
+
+std::string_view view(schedhost_str_t s) {
+  return s.data == nullptr ? std::string_view{} : std::string_view{s.data, s.len};
+}
+
+spdlog::level::level_enum spdlog_level(schedhost_log_level_t level) {
+  switch (level) {
+    case SCHEDHOST_LOG_TRACE:
+      return spdlog::level::trace;
+    case SCHEDHOST_LOG_DEBUG:
+      return spdlog::level::debug;
+    case SCHEDHOST_LOG_INFO:
+      return spdlog::level::info;
+    case SCHEDHOST_LOG_WARN:
+      return spdlog::level::warn;
+    default:
+      return spdlog::level::err;
+  }
+}
+
+bool log_enabled(const schedhost_host_t*, schedhost_log_level_t level) {
+  return spdlog::should_log(spdlog_level(level));
+}
+
+void log(const schedhost_host_t* host, schedhost_log_level_t level, schedhost_str_t msg) {
+  if (host == nullptr) {
+    spdlog::log(spdlog_level(level), "plugin: {}", view(msg));
+  } else {
+    spdlog::log(spdlog_level(level), "{}: {}", PluginHost::from(host).name, view(msg));
+  }
+}
+
+void add_reason(schedhost_call_t* call, schedhost_str_t reason) {
+  if (call != nullptr) Call::from(call).add_reason(view(reason));
+}
+
+void set_node_names(schedhost_call_t* call, const schedhost_str_t* names, size_t count) {
+  if (call == nullptr || (names == nullptr && count > 0)) return;
+  std::vector<std::string> copy;
+  copy.reserve(count);
+  for (size_t i = 0; i < count; ++i)
+    copy.emplace_back(view(names[i]));
+  Call::from(call).set_node_names(std::move(copy));
+}
+
+void set_nominated_node(schedhost_call_t* call, schedhost_str_t node_name) {
+  if (call != nullptr) Call::from(call).set_nominated_node(view(node_name));
+}
+
+bool state_write(schedhost_cycle_state_t* state, schedhost_str_t key, void* value,
+                 const schedhost_state_ops_t* ops) {
+  if (state == nullptr) return false;
+  return CycleState::from(state).write(view(key), value, ops);
+}
+
+void* state_read(const schedhost_cycle_state_t* state, schedhost_str_t key,
+                 const schedhost_state_ops_t* ops) {
+  return state == nullptr ? nullptr : CycleState::from(state).read(view(key), ops);
+}
+
+// Pods waiting at Permit exist once the scheduler runs binding cycles; until a Call carries
+// them, no pod is waiting.
+size_t waiting_pod_count(const schedhost_call_t*) {
+  return 0;
+}
+const schedhost_pod_t* waiting_pod_at(const schedhost_call_t*, size_t) {
+  return nullptr;
+}
+bool waiting_pod_allow(schedhost_call_t*, schedhost_str_t) {
+  return false;
+}
+bool waiting_pod_reject(schedhost_call_t*, schedhost_str_t, schedhost_str_t) {
+  return false;
+}
+
+schedhost_host_api_t make_table() {
+  schedhost_host_api_t t{};
+  t.struct_size = sizeof(schedhost_host_api_t);
+  t.abi_major = SCHEDHOST_ABI_MAJOR;
+  t.abi_minor = SCHEDHOST_ABI_MINOR;
+  t.log_enabled = &log_enabled;
+  t.log = &log;
+  t.add_reason = &add_reason;
+  t.set_node_names = &set_node_names;
+  t.set_nominated_node = &set_nominated_node;
+  t.state_write = &state_write;
+  t.state_read = &state_read;
+  t.waiting_pod_count = &waiting_pod_count;
+  t.waiting_pod_at = &waiting_pod_at;
+  t.waiting_pod_allow = &waiting_pod_allow;
+  t.waiting_pod_reject = &waiting_pod_reject;
+  fill_object_accessors(t);
+  return t;
+}
+
+}  // namespace
+
+const schedhost_host_api_t* host_api() {
+  static const schedhost_host_api_t table = make_table();
+  return &table;
+}
+
+}  // namespace schedhost::framework

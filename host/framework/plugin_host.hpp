@@ -1,0 +1,23 @@
+// PluginHost: the host as one library or plugin instance sees it (schedhost_host_t). It names
+// the plugin in everything the host prints on its behalf.
+#pragma once
+
+#include <schedhost/abi.h>
+
+#include <string>
+
+namespace schedhost::framework {
+
+struct PluginHost {
+  std::string name;  // "plugin \"Name\"" or "library \"name\" (path)": the log prefix
+
+  const schedhost_host_t* handle() const { return reinterpret_cast<const schedhost_host_t*>(this); }
+  static const PluginHost& from(const schedhost_host_t* h) {
+    return *reinterpret_cast<const PluginHost*>(h);
+  }
+};
+
+// The host API table every plugin receives: static, valid for the life of the process.
+const schedhost_host_api_t* host_api();
+
+}  // namespace schedhost::framework

@@ -1,0 +1,34 @@
+#include "framework/plugin_instance.hpp"
+
+#include "common/input_error.hpp"
+#include "framework/call.hpp"
+
+namespace schedhost::framework {
+
+PluginInstance::PluginInstance(const loader::PluginDefinition& definition)
+    : definition_(definition), host_{"plugin \"" + definition.name + "\""} {}
+
+std::unique_ptr<PluginInstance> PluginInstance::create(const loader::PluginDefinition& definition,
+                                                       std::string_view args_json) {
+  std::unique_ptr<PluginInstance> instance(new PluginInstance(definition));
+  const std::string_view args = args_json.empty() ? std::string_view("{}") : args_json;
+  Call call;
+  void* self = nullptr;
+  const schedhost_code_t code = definition.vtable.create(
+      host_api(), instance->host_.handle(), {args.data(), args.size()}, call.handle(), &self);
+  if (code != SCHEDHOST_SUCCESS) {
+    const std::string reason = call.message();
+    throw InputError(
+        "plugin \"" + definition.name + "\": " +
+        (reason.empty() ? "create() refused its args with code " + std::to_string(code) : reason));
+  }
+  instance->self_ = self;
+  instance->created_ = true;
+  return instance;
+}
+
+PluginInstance::~PluginInstance() {
+  if (created_) definition_.vtable.destroy(self_);
+}
+
+}  // namespace schedhost::framework

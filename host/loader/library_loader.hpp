@@ -1,0 +1,29 @@
+// Opens one plugin library and checks it against the ABI's rules, in order, the way LLVM's
+// PassPlugin::Load does: every refusal says which file, what is wrong and, where versions are
+// involved, both versions.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "framework/plugin_host.hpp"
+#include "loader/plugin_definition.hpp"
+
+namespace schedhost::loader {
+
+// A library that passed every check and whose init() succeeded. Never unloaded: the code it
+// points into stays mapped for the life of the process.
+struct OpenedLibrary {
+  LoadedLibrary info;
+  framework::PluginHost host;  // the schedhost_host_t handed to init(); lives as long as info
+};
+
+struct OpenResult {
+  std::unique_ptr<OpenedLibrary> library;  // set on success
+  std::string error;                       // otherwise: one line, without the path
+};
+
+// Loads path (RTLD_NOW | RTLD_LOCAL), checks it and runs its init().
+OpenResult open_library(const std::string& path);
+
+}  // namespace schedhost::loader

@@ -1,0 +1,58 @@
+// schedhost/context.hpp - the current call: the snapshot it sees and the pods waiting at Permit.
+// Valid until the hook returns, on the hook's thread ([call]).
+#pragma once
+
+#include <schedhost/abi.h>
+#include <schedhost/detail/host_table.hpp>
+#include <schedhost/objects.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace schedhost {
+
+class Context {
+ public:
+  Context(const schedhost_host_api_t* api, schedhost_call_t* call) : api_(api), call_(call) {}
+
+  // Every node of the snapshot, in snapshot order.
+  auto nodes() const {
+    return make_index_range<NodeInfo>(api_->snapshot_node_count(call_),
+                                      [api = api_, call = call_](std::size_t i) {
+                                        return NodeInfo(api, api->snapshot_node_at(call, i));
+                                      });
+  }
+  std::optional<NodeInfo> node(std::string_view name) const {
+    const schedhost_node_t* node = api_->snapshot_node_get(call_, to_str(name));
+    if (node == nullptr) return std::nullopt;
+    return NodeInfo(api_, node);
+  }
+
+  // Pods currently waiting at Permit.
+  auto waiting_pods() const {
+    auto count = detail::host_fn(api_, &schedhost_host_api_t::waiting_pod_count);
+    return make_index_range<Pod>(count == nullptr ? 0 : count(call_),
+                                 [api = api_, call = call_](std::size_t i) {
+                                   return Pod(api, api->waiting_pod_at(call, i));
+                                 });
+  }
+  // Ends this plugin's wait on a waiting pod; false if no such pod is waiting.
+  bool allow_waiting_pod(std::string_view uid) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::waiting_pod_allow);
+    return fn != nullptr && fn(call_, to_str(uid));
+  }
+  bool reject_waiting_pod(std::string_view uid, std::string_view message) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::waiting_pod_reject);
+    return fn != nullptr && fn(call_, to_str(uid), to_str(message));
+  }
+
+  const schedhost_host_api_t* api() const { return api_; }
+  schedhost_call_t* handle() const { return call_; }
+
+ private:
+  const schedhost_host_api_t* api_;
+  schedhost_call_t* call_;
+};
+
+}  // namespace schedhost

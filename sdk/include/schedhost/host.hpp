@@ -1,0 +1,54 @@
+// schedhost/host.hpp - the host as a plugin instance sees it: logging and feature tests.
+// Valid from the plugin's constructor until it is destroyed; usable from any thread.
+#pragma once
+
+#include <schedhost/abi.h>
+#include <schedhost/detail/host_table.hpp>
+
+#include <cstdint>
+#include <string_view>
+
+namespace schedhost {
+
+enum class LogLevel : std::int32_t {
+  Trace = SCHEDHOST_LOG_TRACE,
+  Debug = SCHEDHOST_LOG_DEBUG,
+  Info = SCHEDHOST_LOG_INFO,
+  Warn = SCHEDHOST_LOG_WARN,
+  Error = SCHEDHOST_LOG_ERROR,
+};
+
+class Host {
+ public:
+  Host(const schedhost_host_api_t* api, const schedhost_host_t* host) : api_(api), host_(host) {}
+
+  // The host's ABI version (e.g. to say what it lacks in an error).
+  std::uint32_t abi_major() const { return api_->abi_major; }
+  std::uint32_t abi_minor() const { return api_->abi_minor; }
+
+  // Whether this host has a given API function: false for functions a later minor appended.
+  template <class Fn>
+  bool has(Fn schedhost_host_api_t::*member) const {
+    return detail::host_fn(api_, member) != nullptr;
+  }
+
+  bool log_enabled(LogLevel level) const {
+    return api_->log_enabled(host_, static_cast<schedhost_log_level_t>(level));
+  }
+  void log(LogLevel level, std::string_view message) const {
+    api_->log(host_, static_cast<schedhost_log_level_t>(level), to_str(message));
+  }
+  void debug(std::string_view message) const { log(LogLevel::Debug, message); }
+  void info(std::string_view message) const { log(LogLevel::Info, message); }
+  void warn(std::string_view message) const { log(LogLevel::Warn, message); }
+  void error(std::string_view message) const { log(LogLevel::Error, message); }
+
+  const schedhost_host_api_t* api() const { return api_; }
+  const schedhost_host_t* handle() const { return host_; }
+
+ private:
+  const schedhost_host_api_t* api_;
+  const schedhost_host_t* host_;
+};
+
+}  // namespace schedhost

@@ -1,0 +1,105 @@
+// `schedhost plugins` and `schedhost version`, run as processes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/fixtures.hpp"
+#include "support/process.hpp"
+
+namespace schedhost {
+namespace {
+
+using testing::loader_fixture;
+using testing::run_schedhost;
+using testing::ScratchDir;
+
+TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
+  ScratchDir empty;  // as a --plugin-dir: only the built-ins remain
+  const auto r = run_schedhost({"plugins", "--plugin-dir", empty.path(), "-o", "json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto json = nlohmann::json::parse(r.out);
+  const std::string dir = testing::builtin_plugin_dir();
+  EXPECT_EQ(json, nlohmann::json::parse(R"({"failed": [], "plugins": [
+    {"name": "DefaultBinder", "description": "Binds the pod to the selected node",
+     "file": ")" + dir + R"(/default_binder.so", "library": "default-binder", "version": "1.0.0",
+     "abi": "1.0", "extensionPoints": ["Bind"]},
+    {"name": "PrioritySort", "description": "Orders the queue by pod priority, then by arrival time",
+     "file": ")" + dir + R"(/priority_sort.so", "library": "priority-sort", "version": "1.0.0",
+     "abi": "1.0", "extensionPoints": ["QueueSort"]}]})"));
+}
+
+TEST(PluginsCommand, TableShowsOneRowPerPlugin) {
+  ScratchDir dir;
+  dir.copy_in(loader_fixture("valid"), "valid.so");
+  const auto r = run_schedhost({"plugins", "--plugin-dir", dir.path()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string b = testing::builtin_plugin_dir();
+  EXPECT_EQ(r.out,
+            "NAME           EXTENSION POINTS  LIBRARY         VERSION  ABI  FILE\n"
+            "DefaultBinder  Bind              default-binder  1.0.0    1.0  " +
+                b +
+                "/default_binder.so\n"
+                "PrioritySort   QueueSort         priority-sort   1.0.0    1.0  " +
+                b +
+                "/priority_sort.so\n"
+                "FixtureFilter  Filter,Score      fixture         0.0.1    1.0  " +
+                dir.file("valid.so") +
+                "\n"
+                "FixtureScore   Filter,Score      fixture         0.0.1    1.0  " +
+                dir.file("valid.so") + "\n");
+}
+
+TEST(PluginsCommand, AFailedLibraryIsListedWithItsErrorAndExitsTwo) {
+  ScratchDir dir;
+  dir.copy_in(loader_fixture("valid"), "a_valid.so");
+  const std::string bad_name = dir.copy_in(loader_fixture("bad_name"), "b_bad_name.so");
+  const std::string major = dir.copy_in(loader_fixture("abi_major_2"), "c_major.so");
+  const auto r = run_schedhost({"plugins", "--plugin-dir", dir.path(), "-o", "json"});
+  EXPECT_EQ(r.exit_code, 2);
+  const auto json = nlohmann::json::parse(r.out);
+  EXPECT_EQ(json["plugins"].size(), 4u);
+  EXPECT_EQ(
+      json["failed"],
+      nlohmann::json::parse(
+          R"([
+    {"file": ")" +
+          bad_name +
+          R"(", "error": "plugin \"Sample_Plugin\" is not a valid name: must match ^[a-zA-Z][a-zA-Z0-9]*$"},
+    {"file": ")" +
+          major +
+          R"(", "error": "built for plugin ABI 2.0, this host has ABI 1.0: rebuild the plugin with the 1.x SDK"}])"));
+  EXPECT_EQ(r.err, "error: " + bad_name +
+                       ": plugin \"Sample_Plugin\" is not a valid name: must match "
+                       "^[a-zA-Z][a-zA-Z0-9]*$\n"
+                       "error: " +
+                       major +
+                       ": built for plugin ABI 2.0, this host has ABI 1.0: rebuild the plugin "
+                       "with the 1.x SDK\n");
+}
+
+TEST(PluginsCommand, AMissingPluginDirIsBadInput) {
+  const auto r = run_schedhost({"plugins", "--plugin-dir", "/nonexistent/plugins"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "error: /nonexistent/plugins: plugin directory does not exist: create it or fix "
+            "--plugin-dir\n");
+}
+
+TEST(PluginsCommand, AnUnknownFlagIsBadInput) {
+  const auto r = run_schedhost({"plugins", "--frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(
+      r.err,
+      "error: The following argument was not expected: --frobnicate (see schedhost --help)\n");
+}
+
+TEST(VersionCommand, PrintsTheVersionAndTheAbi) {
+  const auto r = run_schedhost({"version"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, std::string("schedhost ") + SCHEDHOST_VERSION + " (plugin ABI 1.0)\n");
+}
+
+}  // namespace
+}  // namespace schedhost

@@ -1,0 +1,50 @@
+// The host's knowledge of ABI 1.0 sizes, and reading structs of another minor's size.
+#include <gtest/gtest.h>
+
+#include "loader/abi_layout.hpp"
+
+namespace schedhost::loader {
+namespace {
+
+TEST(AbiLayout, OneDotZeroSizesAreTheHeaderSizesOfThisMajor) {
+  // While the host is at minor 0 its structs are exactly the 1.0 sizes.
+  static_assert(SCHEDHOST_ABI_MINOR == 0, "update: a later minor only makes structs longer");
+  EXPECT_EQ(sizeof(schedhost_library_t), kLibrarySize_1_0);
+  EXPECT_EQ(sizeof(schedhost_plugin_descriptor_t), kPluginDescriptorSize_1_0);
+  EXPECT_EQ(sizeof(schedhost_plugin_vtable_t), kPluginVtableSize_1_0);
+  EXPECT_EQ(sizeof(schedhost_state_ops_t), kStateOpsSize_1_0);
+}
+
+schedhost_code_t some_filter(void*, schedhost_call_t*, const schedhost_cycle_state_t*,
+                             const schedhost_pod_t*, const schedhost_node_t*) {
+  return SCHEDHOST_SUCCESS;
+}
+void some_post_bind(void*, schedhost_call_t*, schedhost_cycle_state_t*, const schedhost_pod_t*,
+                    schedhost_str_t) {}
+
+TEST(AbiLayout, AShorterTableReadsItsMissingTailAsNull) {
+  // A table as an older minor would have filled it: only up to and including `filter`.
+  schedhost_plugin_vtable_t older{};
+  older.filter = &some_filter;
+  older.post_bind = &some_post_bind;  // beyond the declared size: must not be read
+  const auto declared = static_cast<std::uint32_t>(offsetof(schedhost_plugin_vtable_t, filter) +
+                                                   sizeof(older.filter));
+  const auto copy = copy_struct_prefix(&older, declared);
+  EXPECT_EQ(copy.filter, &some_filter);
+  EXPECT_EQ(copy.post_bind, nullptr);
+  EXPECT_EQ(copy.get_extension, nullptr);
+}
+
+TEST(AbiLayout, ALongerTableIsReadOnlyUpToOurSize) {
+  struct Longer {
+    schedhost_plugin_vtable_t known;
+    void* future;
+  } longer{};
+  longer.known.filter = &some_filter;
+  longer.future = &longer;
+  const auto copy = copy_struct_prefix(&longer.known, static_cast<std::uint32_t>(sizeof longer));
+  EXPECT_EQ(copy.filter, &some_filter);
+}
+
+}  // namespace
+}  // namespace schedhost::loader

@@ -1,0 +1,44 @@
+// The wrapper never calls a host function beyond the host table's struct_size.
+#include <gtest/gtest.h>
+#include <schedhost/context.hpp>
+#include <schedhost/host.hpp>
+
+#include "framework/plugin_host.hpp"
+
+namespace schedhost {
+namespace {
+
+size_t three_waiting(const schedhost_call_t*) {
+  return 3;
+}
+bool allow(schedhost_call_t*, schedhost_str_t) {
+  return true;
+}
+
+TEST(HostTable, NewerCallbacksAreUsedOnlyWhenTheHostHasThem) {
+  schedhost_host_api_t table = *framework::host_api();
+  table.waiting_pod_count = &three_waiting;
+  table.waiting_pod_allow = &allow;
+  Context full(&table, nullptr);
+  EXPECT_EQ(full.waiting_pods().size(), 3u);
+  EXPECT_TRUE(full.allow_waiting_pod("uid"));
+
+  // The same table as an older host would declare it: it ends before the waiting-pod functions.
+  table.struct_size = offsetof(schedhost_host_api_t, waiting_pod_count);
+  Context older(&table, nullptr);
+  EXPECT_EQ(older.waiting_pods().size(), 0u);
+  EXPECT_FALSE(older.allow_waiting_pod("uid"));
+  Host host(&table, nullptr);
+  EXPECT_FALSE(host.has(&schedhost_host_api_t::waiting_pod_reject));
+  EXPECT_TRUE(host.has(&schedhost_host_api_t::state_read));
+}
+
+TEST(HostTable, TheHostDeclaresItsVersionAndSize) {
+  const schedhost_host_api_t* api = framework::host_api();
+  EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
+  EXPECT_EQ(api->abi_major, 1u);
+  EXPECT_EQ(api->abi_minor, 0u);
+}
+
+}  // namespace
+}  // namespace schedhost
