@@ -16,12 +16,18 @@ class Snapshot;
 
 namespace schedhost::framework {
 
+class WaitingPods;
+
 class Call {
  public:
   Call() = default;
-  explicit Call(const cluster::Snapshot* snapshot) : snapshot_(snapshot) {}
+  explicit Call(const cluster::Snapshot* snapshot, std::string_view plugin = {},
+                WaitingPods* waiting_pods = nullptr)
+      : snapshot_(snapshot), plugin_(plugin), waiting_pods_(waiting_pods) {}
 
   const cluster::Snapshot* snapshot() const { return snapshot_; }
+  std::string_view plugin() const { return plugin_; }  // the plugin being called
+  WaitingPods* waiting_pods() const { return waiting_pods_; }
 
   void add_reason(std::string_view reason) { reasons_.emplace_back(reason); }
   const std::vector<std::string>& reasons() const { return reasons_; }
@@ -40,6 +46,8 @@ class Call {
 
  private:
   const cluster::Snapshot* snapshot_ = nullptr;
+  std::string_view plugin_;
+  WaitingPods* waiting_pods_ = nullptr;
   std::vector<std::string> reasons_;
   std::optional<std::vector<std::string>> node_names_;
   std::optional<std::string> nominated_node_;

@@ -10,6 +10,7 @@
 #include "framework/cycle_state.hpp"
 #include "framework/host_api_objects.hpp"
 #include "framework/plugin_host.hpp"
+#include "framework/waiting_pods.hpp"
 
 namespace schedhost::framework {
 namespace {
@@ -73,19 +74,29 @@ void* state_read(const schedhost_cycle_state_t* state, schedhost_str_t key,
   return state == nullptr ? nullptr : CycleState::from(state).read(view(key), ops);
 }
 
-// Pods waiting at Permit exist once the scheduler runs binding cycles; until a Call carries
-// them, no pod is waiting.
-size_t waiting_pod_count(const schedhost_call_t*) {
-  return 0;
+WaitingPods* waiting_of(const schedhost_call_t* call) {
+  return call == nullptr ? nullptr : Call::from(call).waiting_pods();
 }
-const schedhost_pod_t* waiting_pod_at(const schedhost_call_t*, size_t) {
-  return nullptr;
+
+size_t waiting_pod_count(const schedhost_call_t* call) {
+  const WaitingPods* w = waiting_of(call);
+  return w == nullptr ? 0 : w->size();
 }
-bool waiting_pod_allow(schedhost_call_t*, schedhost_str_t) {
-  return false;
+
+const schedhost_pod_t* waiting_pod_at(const schedhost_call_t* call, size_t index) {
+  const WaitingPods* w = waiting_of(call);
+  return w == nullptr ? nullptr : reinterpret_cast<const schedhost_pod_t*>(w->pod_at(index));
 }
-bool waiting_pod_reject(schedhost_call_t*, schedhost_str_t, schedhost_str_t) {
-  return false;
+
+// Allow and reject act for the plugin being called, as upstream's waitingPod.Allow(name).
+bool waiting_pod_allow(schedhost_call_t* call, schedhost_str_t uid) {
+  WaitingPods* w = waiting_of(call);
+  return w != nullptr && w->allow(view(uid), Call::from(call).plugin());
+}
+
+bool waiting_pod_reject(schedhost_call_t* call, schedhost_str_t uid, schedhost_str_t message) {
+  WaitingPods* w = waiting_of(call);
+  return w != nullptr && w->reject(view(uid), Call::from(call).plugin(), view(message));
 }
 
 schedhost_host_api_t make_table() {

@@ -80,4 +80,11 @@ std::vector<const PluginDefinition*> PluginRegistry::plugins() const {
   return out;
 }
 
+std::map<std::string, ExtensionPointSet, std::less<>> PluginRegistry::catalog() const {
+  std::map<std::string, ExtensionPointSet, std::less<>> out;
+  for (const auto& [name, def] : by_name_)
+    out.emplace(name, def->points);
+  return out;
+}
+
 }  // namespace schedhost::loader

@@ -35,6 +35,8 @@ class PluginRegistry {
   const PluginDefinition* find(std::string_view name) const;
   // Every plugin, in load order.
   std::vector<const PluginDefinition*> plugins() const;
+  // Each plugin's name and the extension points it implements (config::PluginCatalog).
+  std::map<std::string, ExtensionPointSet, std::less<>> catalog() const;
 
  private:
   std::vector<std::unique_ptr<OpenedLibrary>> libraries_;

@@ -1,0 +1,381 @@
+#include "framework/framework.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "common/input_error.hpp"
+#include "framework/call.hpp"
+
+namespace schedhost::framework {
+namespace {
+
+using cluster::NodeInfo;
+using cluster::Pod;
+
+const schedhost_pod_t* handle(const Pod& p) {
+  return reinterpret_cast<const schedhost_pod_t*>(&p);
+}
+const schedhost_node_t* handle(const NodeInfo& n) {
+  return reinterpret_cast<const schedhost_node_t*>(&n);
+}
+schedhost_str_t str(const std::string& s) {
+  return {s.data(), s.size()};
+}
+
+std::string in_quotes(const std::string& s) {
+  return "\"" + s + "\"";
+}
+
+// A failure wrapped the way upstream wraps errors of that point.
+Status wrapped(const Status& s, const std::string& prefix) {
+  return Status::error(prefix + ": " + s.message(), s.plugin);
+}
+
+}  // namespace
+
+Framework::Framework(const config::Profile& profile, const loader::PluginRegistry& registry)
+    : name_(profile.scheduler_name), percentage_(profile.percentage_of_nodes_to_score) {
+  std::vector<std::string> created;  // instance names, parallel to instances_
+  for (ExtensionPoint point : kAllExtensionPoints) {
+    for (const config::EnabledPlugin& e : profile.enabled_at(point)) {
+      auto it = std::find(created.begin(), created.end(), e.name);
+      if (it == created.end()) {
+        const loader::PluginDefinition* def = registry.find(e.name);
+        if (def == nullptr) {
+          throw InputError("profile " + in_quotes(name_) + ": plugin " + in_quotes(e.name) +
+                           " is not installed: put its .so in a --plugin-dir, or remove it");
+        }
+        instances_.push_back(PluginInstance::create(*def, profile.args_for(e.name).dump()));
+        created.push_back(e.name);
+        it = created.end() - 1;
+      }
+      points_[index(point)].push_back(
+          {static_cast<std::size_t>(it - created.begin()), std::max(e.weight, 1)});
+    }
+  }
+}
+
+CycleContext Framework::new_cycle() const {
+  CycleContext c;
+  c.skip_filter.assign(instances_.size(), false);
+  c.skip_score.assign(instances_.size(), false);
+  return c;
+}
+
+void Framework::set_environment(const cluster::Snapshot* snapshot, WaitingPods* waiting_pods) {
+  snapshot_ = snapshot;
+  waiting_pods_ = waiting_pods;
+}
+
+template <class Hook>
+Status Framework::call(const PluginInstance& plugin, Hook&& hook) const {
+  Call c(snapshot_, plugin.name(), waiting_pods_);
+  const schedhost_code_t code = hook(plugin.vtable(), plugin.self(), c.handle());
+  if (code < SCHEDHOST_SUCCESS || code > SCHEDHOST_SKIP) {
+    return Status::error("plugin " + in_quotes(plugin.name()) + " returned unknown status code " +
+                             std::to_string(code),
+                         plugin.name());
+  }
+  Status s;
+  s.code = code;
+  s.reasons = c.reasons();
+  if (code != SCHEDHOST_SUCCESS) s.plugin = plugin.name();
+  return s;
+}
+
+Status Framework::run_pre_enqueue(const Pod& pod) const {
+  for (const Enabled& e : points_[index(ExtensionPoint::PreEnqueue)]) {
+    Status s = call(plugin(e), [&](const auto& v, void* self, schedhost_call_t* c) {
+      return v.pre_enqueue(self, c, handle(pod));
+    });
+    if (!s.ok()) return s;
+  }
+  return {};
+}
+
+bool Framework::less(const schedhost_queued_pod_t& a, const schedhost_queued_pod_t& b) const {
+  const auto& sorters = points_[index(ExtensionPoint::QueueSort)];
+  if (sorters.empty()) return false;
+  const PluginInstance& p = plugin(sorters.front());
+  return p.vtable().queue_sort_less(p.self(), &a, &b);
+}
+
+PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) const {
+  PreFilterOutcome out;
+  std::vector<std::string> narrowing;  // plugins whose node sets were intersected
+  for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
+    const PluginInstance& p = plugin(e);
+    std::optional<std::vector<std::string>> names;
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      const schedhost_code_t code = v.pre_filter(self, h, cycle.state.handle(), handle(pod));
+      names = Call::from(h).node_names();
+      return code;
+    });
+    if (s.skipped()) {
+      cycle.skip_filter[e.instance] = true;
+      continue;
+    }
+    if (s.rejected()) {
+      out.status = std::move(s);
+      return out;
+    }
+    if (!s.ok()) {
+      out.status = wrapped(s, "running PreFilter plugin " + in_quotes(p.name()));
+      return out;
+    }
+    if (!names) continue;
+    narrowing.push_back(p.name());
+    std::sort(names->begin(), names->end());
+    names->erase(std::unique(names->begin(), names->end()), names->end());
+    if (!out.node_names) {
+      out.node_names = std::move(names);
+    } else {
+      std::vector<std::string> both;
+      std::set_intersection(out.node_names->begin(), out.node_names->end(), names->begin(),
+                            names->end(), std::back_inserter(both));
+      out.node_names = std::move(both);
+    }
+    if (out.node_names->empty()) {
+      std::string message;
+      if (narrowing.size() == 1) {
+        message = "node(s) didn't satisfy plugin " + narrowing.front();
+      } else {
+        std::string list;
+        for (const std::string& n : narrowing)
+          list += (list.empty() ? "" : " ") + n;
+        message = "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously";
+      }
+      out.status = {SCHEDHOST_UNSCHEDULABLE, {message}, p.name()};
+      return out;
+    }
+  }
+  return out;
+}
+
+Status Framework::run_filter(const CycleContext& cycle, const Pod& pod,
+                             const NodeInfo& node) const {
+  for (const Enabled& e : points_[index(ExtensionPoint::Filter)]) {
+    if (cycle.skip_filter[e.instance]) continue;
+    const PluginInstance& p = plugin(e);
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      return v.filter(self, h, cycle.state.handle(), handle(pod), handle(node));
+    });
+    if (s.ok()) continue;
+    if (s.rejected()) return s;
+    // Anything else is an error that aborts the cycle, whatever code the plugin used.
+    return wrapped(s, "running " + in_quotes(p.name()) + " filter plugin");
+  }
+  return {};
+}
+
+PostFilterOutcome Framework::run_post_filter(
+    CycleContext& cycle, const Pod& pod,
+    const std::vector<schedhost_node_status_t>& statuses) const {
+  PostFilterOutcome out;
+  out.status = {SCHEDHOST_UNSCHEDULABLE, {}, {}};
+  std::vector<std::string> reasons;
+  for (const Enabled& e : points_[index(ExtensionPoint::PostFilter)]) {
+    const PluginInstance& p = plugin(e);
+    std::optional<std::string> nominated;
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      const schedhost_code_t code = v.post_filter(self, h, cycle.state.handle(), handle(pod),
+                                                  statuses.data(), statuses.size());
+      nominated = Call::from(h).nominated_node();
+      return code;
+    });
+    if (s.ok()) {
+      out.status = std::move(s);
+      out.nominated_node = std::move(nominated);
+      return out;
+    }
+    if (s.code == SCHEDHOST_UNSCHEDULABLE) {
+      reasons.insert(reasons.end(), s.reasons.begin(), s.reasons.end());
+      continue;
+    }
+    if (s.code == SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+      reasons.insert(reasons.end(), s.reasons.begin(), s.reasons.end());
+      out.status = {s.code, std::move(reasons), s.plugin};
+      return out;
+    }
+    out.status = wrapped(s, "running PostFilter plugin " + in_quotes(p.name()));
+    return out;
+  }
+  out.status.reasons = std::move(reasons);
+  return out;
+}
+
+Status Framework::run_pre_score(CycleContext& cycle, const Pod& pod,
+                                const std::vector<const NodeInfo*>& nodes) const {
+  std::vector<const schedhost_node_t*> handles;
+  handles.reserve(nodes.size());
+  for (const NodeInfo* n : nodes)
+    handles.push_back(handle(*n));
+  for (const Enabled& e : points_[index(ExtensionPoint::PreScore)]) {
+    const PluginInstance& p = plugin(e);
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      return v.pre_score(self, h, cycle.state.handle(), handle(pod), handles.data(),
+                         handles.size());
+    });
+    if (s.skipped()) {
+      cycle.skip_score[e.instance] = true;
+      continue;
+    }
+    if (!s.ok()) return wrapped(s, "running PreScore plugin " + in_quotes(p.name()));
+  }
+  return {};
+}
+
+ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
+                                  const std::vector<const NodeInfo*>& nodes,
+                                  Parallelizer& parallelizer) const {
+  ScoreOutcome out;
+  out.totals.assign(nodes.size(), 0);
+  std::vector<const Enabled*> scorers;
+  for (const Enabled& e : points_[index(ExtensionPoint::Score)]) {
+    if (!cycle.skip_score[e.instance]) scorers.push_back(&e);
+  }
+  out.scores.assign(scorers.size(), std::vector<std::int64_t>(nodes.size(), 0));
+  std::vector<Status> failures(scorers.size() * nodes.size());
+
+  // Every (plugin, node) pair in parallel; the cycle state is read-only meanwhile.
+  cycle.state.set_read_only(true);
+  parallelizer.until(scorers.size() * nodes.size(), [&](std::size_t k) {
+    const std::size_t pi = k / nodes.size();
+    const std::size_t ni = k % nodes.size();
+    const PluginInstance& p = plugin(*scorers[pi]);
+    std::int64_t score = 0;
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      return v.score(self, h, cycle.state.handle(), handle(pod), handle(*nodes[ni]), &score);
+    });
+    out.scores[pi][ni] = score;
+    if (!s.ok()) failures[k] = std::move(s);
+  });
+  cycle.state.set_read_only(false);
+  for (std::size_t k = 0; k < failures.size(); ++k) {
+    if (failures[k].code != SCHEDHOST_SUCCESS) {
+      const std::string name = plugin(*scorers[k / nodes.size()]).name();
+      out.status = wrapped(failures[k], "plugin " + in_quotes(name) + " failed with");
+      return out;
+    }
+  }
+
+  for (std::size_t pi = 0; pi < scorers.size(); ++pi) {
+    const PluginInstance& p = plugin(*scorers[pi]);
+    out.plugins.push_back(p.name());
+    if (p.vtable().normalize_score != nullptr) {
+      std::vector<schedhost_node_score_t> list(nodes.size());
+      for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
+        list[ni] = {str(nodes[ni]->name()), out.scores[pi][ni]};
+      }
+      Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+        return v.normalize_score(self, h, cycle.state.handle(), handle(pod), list.data(),
+                                 list.size());
+      });
+      if (!s.ok()) {
+        out.status = wrapped(s, "running NormalizeScore of plugin " + in_quotes(p.name()));
+        return out;
+      }
+      for (std::size_t ni = 0; ni < nodes.size(); ++ni)
+        out.scores[pi][ni] = list[ni].score;
+    }
+    for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
+      const std::int64_t s = out.scores[pi][ni];
+      if (s < 0 || s > 100) {
+        out.status =
+            Status::error("plugin " + in_quotes(p.name()) + " returns an invalid score " +
+                              std::to_string(s) + " for node " + in_quotes(nodes[ni]->name()) +
+                              ", it should in the range of [0, 100] after normalizing",
+                          p.name());
+        return out;
+      }
+      out.totals[ni] += s * scorers[pi]->weight;
+    }
+  }
+  return out;
+}
+
+Status Framework::run_reserve(CycleContext& cycle, const Pod& pod, const std::string& node) const {
+  for (const Enabled& e : points_[index(ExtensionPoint::Reserve)]) {
+    const PluginInstance& p = plugin(e);
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      return v.reserve(self, h, cycle.state.handle(), handle(pod), str(node));
+    });
+    if (s.ok()) continue;
+    if (s.rejected()) return s;
+    return wrapped(s, "running Reserve plugin " + in_quotes(p.name()));
+  }
+  return {};
+}
+
+void Framework::run_unreserve(CycleContext& cycle, const Pod& pod, const std::string& node) const {
+  const auto& reservers = points_[index(ExtensionPoint::Reserve)];
+  for (auto it = reservers.rbegin(); it != reservers.rend(); ++it) {
+    const PluginInstance& p = plugin(*it);
+    if (p.vtable().unreserve == nullptr) continue;
+    (void)call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      v.unreserve(self, h, cycle.state.handle(), handle(pod), str(node));
+      return SCHEDHOST_SUCCESS;
+    });
+  }
+}
+
+PermitOutcome Framework::run_permit(CycleContext& cycle, const Pod& pod,
+                                    const std::string& node) const {
+  constexpr std::uint32_t kMaxTimeoutMs = 15 * 60 * 1000;  // upstream caps waits at 15 minutes
+  PermitOutcome out;
+  for (const Enabled& e : points_[index(ExtensionPoint::Permit)]) {
+    const PluginInstance& p = plugin(e);
+    std::uint32_t timeout_ms = 0;
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      return v.permit(self, h, cycle.state.handle(), handle(pod), str(node), &timeout_ms);
+    });
+    if (s.ok()) continue;
+    if (s.code == SCHEDHOST_WAIT) {
+      out.waits.push_back({p.name(), std::min(timeout_ms, kMaxTimeoutMs)});
+      continue;
+    }
+    out.status =
+        s.rejected() ? std::move(s) : wrapped(s, "running Permit plugin " + in_quotes(p.name()));
+    out.waits.clear();
+    return out;
+  }
+  if (!out.waits.empty()) out.status.code = SCHEDHOST_WAIT;
+  return out;
+}
+
+Status Framework::run_pre_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
+  for (const Enabled& e : points_[index(ExtensionPoint::PreBind)]) {
+    const PluginInstance& p = plugin(e);
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      return v.pre_bind(self, h, cycle.state.handle(), handle(pod), str(node));
+    });
+    if (s.ok()) continue;
+    if (s.rejected()) return s;
+    return wrapped(s, "running PreBind plugin " + in_quotes(p.name()));
+  }
+  return {};
+}
+
+Status Framework::run_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
+  for (const Enabled& e : points_[index(ExtensionPoint::Bind)]) {
+    const PluginInstance& p = plugin(e);
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      return v.bind(self, h, cycle.state.handle(), handle(pod), str(node));
+    });
+    if (s.skipped()) continue;  // the next binder may take it
+    if (s.ok() || s.rejected()) return s;
+    return wrapped(s, "running Bind plugin " + in_quotes(p.name()));
+  }
+  return Status::error("every Bind plugin skipped the pod: none bound it");
+}
+
+void Framework::run_post_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
+  for (const Enabled& e : points_[index(ExtensionPoint::PostBind)]) {
+    (void)call(plugin(e), [&](const auto& v, void* self, schedhost_call_t* h) {
+      v.post_bind(self, h, cycle.state.handle(), handle(pod), str(node));
+      return SCHEDHOST_SUCCESS;
+    });
+  }
+}
+
+}  // namespace schedhost::framework

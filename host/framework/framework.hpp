@@ -1,0 +1,115 @@
+// Framework: one profile's plugins, instantiated once each with their args, and the extension
+// points run in upstream's order with upstream's status semantics (framework/runtime in
+// kube-scheduler). The scheduler drives it; each run_* method is one extension point.
+#pragma once
+
+#include <schedhost/abi.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/node_info.hpp"
+#include "cluster/pod.hpp"
+#include "cluster/snapshot.hpp"
+#include "config/scheduler_configuration.hpp"
+#include "framework/cycle_state.hpp"
+#include "framework/extension_point.hpp"
+#include "framework/parallelizer.hpp"
+#include "framework/plugin_instance.hpp"
+#include "framework/status.hpp"
+#include "framework/waiting_pods.hpp"
+#include "loader/plugin_registry.hpp"
+
+namespace schedhost::framework {
+
+// What one scheduling attempt of one pod keeps besides the plugins' CycleState.
+struct CycleContext {
+  CycleState state;
+  std::vector<bool> skip_filter;  // by plugin instance: PreFilter returned Skip
+  std::vector<bool> skip_score;   // by plugin instance: PreScore returned Skip
+};
+
+struct PreFilterOutcome {
+  Status status;
+  std::optional<std::vector<std::string>> node_names;  // nullopt: all nodes
+};
+
+struct PostFilterOutcome {
+  Status status;
+  std::optional<std::string> nominated_node;
+};
+
+// Normalized scores per Score plugin and node, and the weighted totals per node.
+struct ScoreOutcome {
+  Status status;
+  std::vector<std::string> plugins;               // the Score plugins that ran, in profile order
+  std::vector<std::vector<std::int64_t>> scores;  // [plugin][node], 0..100 before the weight
+  std::vector<std::int64_t> totals;               // [node], the weighted sums
+};
+
+struct PermitOutcome {
+  Status status;  // Success, Wait, or a rejection / error
+  std::vector<WaitingPods::Wait> waits;
+};
+
+class Framework {
+ public:
+  // Creates every plugin the profile enables (once each, whatever the number of its points).
+  // Throws InputError when a plugin is not installed or refuses its args.
+  Framework(const config::Profile& profile, const loader::PluginRegistry& registry);
+
+  const std::string& name() const { return name_; }
+  std::optional<int> percentage_of_nodes_to_score() const { return percentage_; }
+  bool has(ExtensionPoint point) const { return !points_[index(point)].empty(); }
+  CycleContext new_cycle() const;
+
+  // What plugins see of the cluster during calls: the snapshot and the pods waiting at Permit.
+  void set_environment(const cluster::Snapshot* snapshot, WaitingPods* waiting_pods);
+
+  Status run_pre_enqueue(const cluster::Pod& pod) const;
+  bool less(const schedhost_queued_pod_t& a, const schedhost_queued_pod_t& b) const;
+
+  PreFilterOutcome run_pre_filter(CycleContext& cycle, const cluster::Pod& pod) const;
+  // The Filter plugins on one node, stopping at the first that does not pass. [concurrent]
+  Status run_filter(const CycleContext& cycle, const cluster::Pod& pod,
+                    const cluster::NodeInfo& node) const;
+  PostFilterOutcome run_post_filter(CycleContext& cycle, const cluster::Pod& pod,
+                                    const std::vector<schedhost_node_status_t>& statuses) const;
+  Status run_pre_score(CycleContext& cycle, const cluster::Pod& pod,
+                       const std::vector<const cluster::NodeInfo*>& nodes) const;
+  ScoreOutcome run_score(CycleContext& cycle, const cluster::Pod& pod,
+                         const std::vector<const cluster::NodeInfo*>& nodes,
+                         Parallelizer& parallelizer) const;
+  Status run_reserve(CycleContext& cycle, const cluster::Pod& pod, const std::string& node) const;
+  // Every Reserve plugin's Unreserve, in reverse order.
+  void run_unreserve(CycleContext& cycle, const cluster::Pod& pod, const std::string& node) const;
+  PermitOutcome run_permit(CycleContext& cycle, const cluster::Pod& pod,
+                           const std::string& node) const;
+  Status run_pre_bind(CycleContext& cycle, const cluster::Pod& pod, const std::string& node) const;
+  Status run_bind(CycleContext& cycle, const cluster::Pod& pod, const std::string& node) const;
+  void run_post_bind(CycleContext& cycle, const cluster::Pod& pod, const std::string& node) const;
+
+ private:
+  struct Enabled {
+    std::size_t instance;  // index into instances_
+    std::int64_t weight;   // Score only
+  };
+  static std::size_t index(ExtensionPoint p) { return static_cast<std::size_t>(p); }
+  const PluginInstance& plugin(const Enabled& e) const { return *instances_[e.instance]; }
+  // Calls one hook with a fresh Call; checks the code is one this point may return.
+  template <class Hook>
+  Status call(const PluginInstance& plugin, Hook&& hook) const;
+
+  std::string name_;
+  std::optional<int> percentage_;
+  std::vector<std::unique_ptr<PluginInstance>> instances_;
+  std::array<std::vector<Enabled>, kExtensionPointCount> points_;
+  const cluster::Snapshot* snapshot_ = nullptr;
+  WaitingPods* waiting_pods_ = nullptr;
+};
+
+}  // namespace schedhost::framework

@@ -1,0 +1,87 @@
+#include "framework/parallelizer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedhost::framework {
+
+Parallelizer::Parallelizer(int parallelism) {
+  const int workers = std::max(parallelism, 1) - 1;
+  workers_.reserve(static_cast<std::size_t>(workers));
+  for (int i = 0; i < workers; ++i)
+    workers_.emplace_back([this] { worker_loop(); });
+}
+
+Parallelizer::~Parallelizer() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_)
+    t.join();
+}
+
+void Parallelizer::until(std::size_t n, const std::function<void(std::size_t)>& work) {
+  if (n == 0) return;
+  if (workers_.empty() || n == 1) {
+    for (std::size_t i = 0; i < n; ++i)
+      work(i);
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    work_ = &work;
+    size_ = n;
+    // Upstream's chunk size: sqrt(n), but no more than an even share per thread.
+    const auto root = static_cast<std::size_t>(std::sqrt(static_cast<double>(n)));
+    chunk_ =
+        std::max<std::size_t>(1, std::min(root, n / static_cast<std::size_t>(parallelism()) + 1));
+    next_ = 0;
+    ++job_;
+  }
+  wake_.notify_all();
+  run_chunks();
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [this] { return next_ >= size_ && busy_ == 0; });
+  work_ = nullptr;
+}
+
+void Parallelizer::run_chunks() {
+  for (;;) {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    const std::function<void(std::size_t)>* work = nullptr;
+    {
+      std::lock_guard lock(mutex_);
+      if (work_ == nullptr || next_ >= size_) return;
+      begin = next_;
+      end = std::min(size_, begin + chunk_);
+      next_ = end;
+      work = work_;
+    }
+    for (std::size_t i = begin; i < end; ++i)
+      (*work)(i);
+  }
+}
+
+void Parallelizer::worker_loop() {
+  std::size_t seen_job = 0;
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || (job_ != seen_job && work_ != nullptr); });
+      if (stopping_) return;
+      seen_job = job_;
+      ++busy_;
+    }
+    run_chunks();
+    {
+      std::lock_guard lock(mutex_);
+      --busy_;
+    }
+    done_.notify_all();
+  }
+}
+
+}  // namespace schedhost::framework

@@ -1,0 +1,45 @@
+// Parallelizer: a fixed pool of threads for the per-node work of one pod (Filter, Score), sized by
+// the configuration's parallelism, like upstream's parallelize.Until.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace schedhost::framework {
+
+class Parallelizer {
+ public:
+  // parallelism threads in all: the caller plus parallelism - 1 workers.
+  explicit Parallelizer(int parallelism);
+  ~Parallelizer();
+  Parallelizer(const Parallelizer&) = delete;
+  Parallelizer& operator=(const Parallelizer&) = delete;
+
+  // Calls work(i) for every i in [0, n), spread over the pool in chunks, and returns when all
+  // calls have returned. work must not throw. Not reentrant: one call at a time.
+  void until(std::size_t n, const std::function<void(std::size_t)>& work);
+
+  int parallelism() const { return static_cast<int>(workers_.size()) + 1; }
+
+ private:
+  void worker_loop();
+  void run_chunks();
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  const std::function<void(std::size_t)>* work_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t chunk_ = 1;
+  std::size_t next_ = 0;  // next index to hand out (guarded by mutex_)
+  std::size_t busy_ = 0;  // workers inside run_chunks for the current job
+  std::size_t job_ = 0;   // increments per until() call
+  bool stopping_ = false;
+};
+
+}  // namespace schedhost::framework

@@ -1,0 +1,61 @@
+// What `schedhost run` decided for every pending pod: the data behind every output format
+// (table, json, yaml) and behind --explain.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace schedhost::scheduler {
+
+// The result of one pod, as the output contract names them.
+inline constexpr const char* kScheduled = "Scheduled";
+inline constexpr const char* kUnschedulable = "Unschedulable";
+inline constexpr const char* kError = "Error";
+inline constexpr const char* kSkipped = "Skipped";  // no profile serves its schedulerName
+inline constexpr const char* kGated = "Gated";      // a PreEnqueue plugin keeps it out of the queue
+
+// How one node fared in Filter for one pod.
+struct FilterVerdict {
+  std::string code;                  // Success, Unschedulable, UnschedulableAndUnresolvable, Error,
+                                     // or NotEvaluated (excluded by PreFilter, or early stop)
+  std::string plugin;                // the plugin that rejected the node; empty on Success
+  std::vector<std::string> reasons;  // its reasons; for NotEvaluated, why
+};
+
+struct NodeExplanation {
+  FilterVerdict filter;
+  // Each Score plugin's normalized score (0..100, before the weight), in profile order. Empty
+  // when the node was not scored (it failed Filter, or it was the only feasible node).
+  std::vector<std::pair<std::string, std::int64_t>> scores;
+  std::optional<std::int64_t> total;  // the weighted sum, when scored
+};
+
+struct Explanation {
+  std::vector<std::pair<std::string, NodeExplanation>> nodes;  // in snapshot order
+};
+
+struct PodResult {
+  std::string pod;                     // "namespace/name"
+  std::string profile;                 // the schedulerName that served it ("" when Skipped)
+  std::string result;                  // one of the constants above
+  std::string node;                    // the node it was bound to, when Scheduled
+  std::string message;                 // why not, e.g. "0/3 nodes are available: ..."
+  std::optional<Explanation> explain;  // only with --explain
+};
+
+struct RunSummary {
+  int scheduled = 0;
+  int unschedulable = 0;  // Unschedulable and Gated
+  int skipped = 0;
+  int errors = 0;
+};
+
+struct RunResult {
+  std::vector<PodResult> pods;  // every pending pod exactly once, in the order they were decided
+  RunSummary summary() const;
+};
+
+}  // namespace schedhost::scheduler

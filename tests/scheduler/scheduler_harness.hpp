@@ -1,0 +1,69 @@
+// Runs a profile (YAML text) over a cluster (YAML text) with the built-in plugins and the
+// cycle fixture plugins, the way `schedhost run` does.
+#pragma once
+
+#include <string>
+
+#include "cluster/cluster_file.hpp"
+#include "config/config_parser.hpp"
+#include "config/profile_resolver.hpp"
+#include "loader/plugin_registry.hpp"
+#include "scheduler/scheduler.hpp"
+#include "support/fixtures.hpp"
+
+namespace schedhost::testing {
+
+// A profile with every default plugin disabled, PrioritySort and the binders `bind` enabled, and
+// `plugins` (YAML lines at the indentation of `plugins:` members, then pluginConfig) added.
+inline std::string profile_with(const std::string& plugins,
+                                const std::string& bind = "[{name: DefaultBinder}]") {
+  return "apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+         "kind: KubeSchedulerConfiguration\n"
+         "profiles:\n"
+         "- schedulerName: default-scheduler\n"
+         "  plugins:\n"
+         "    multiPoint:\n"
+         "      disabled: [{name: '*'}]\n"
+         "    queueSort:\n"
+         "      enabled: [{name: PrioritySort}]\n"
+         "    bind:\n"
+         "      enabled: " +
+         bind + "\n" + plugins;
+}
+
+inline std::string node_yaml(const std::string& name) {
+  return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
+         "\nstatus:\n  allocatable: {cpu: '4', memory: 8Gi, pods: '110'}\n---\n";
+}
+
+// A pending pod; extra is YAML appended under metadata (labels, annotations) and spec.
+inline std::string pod_yaml(const std::string& name, const std::string& metadata_extra = "",
+                            const std::string& spec_extra = "") {
+  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  namespace: default\n" +
+         metadata_extra + "spec:\n  containers: [{name: c, image: busybox}]\n" + spec_extra +
+         "---\n";
+}
+
+class SchedulerHarness {
+ public:
+  SchedulerHarness() {
+    registry_.load_directories({{builtin_plugin_dir(), true},
+                                {std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/scheduler", true}});
+  }
+
+  scheduler::RunResult run(const std::string& profile, const std::string& cluster,
+                           scheduler::RunOptions options = {true, 0}) {
+    config::Resolution resolution = config::resolve_profiles(
+        config::parse_configuration(profile, "profile.yaml"), registry_.catalog());
+    const cluster::Cluster c = cluster::load_cluster(dir_.write("cluster.yaml", cluster));
+    return scheduler::run_scheduler(resolution.configuration, registry_, c, options);
+  }
+
+  const loader::PluginRegistry& registry() const { return registry_; }
+
+ private:
+  loader::PluginRegistry registry_;
+  ScratchDir dir_;
+};
+
+}  // namespace schedhost::testing
