@@ -325,5 +325,40 @@ TEST_F(Cycle, TiesAreBrokenBySeedReproducibly) {
   EXPECT_EQ(std::set<std::string>(a.begin(), a.end()).size() > 1, true);  // ties really spread
 }
 
+TEST_F(Cycle, ParallelFilterAndScoreDecideExactlyAsASequentialRun) {
+  std::string cluster;
+  std::string rejections;
+  std::string scores;
+  for (int i = 0; i < 300; ++i) {
+    const std::string name = "node-" + std::to_string(1000 + i);
+    cluster += node_yaml(name);
+    if (i % 3 == 0) rejections += "        " + name + ": {code: Unschedulable, reasons: [no]}\n";
+    scores += name + ": " + std::to_string((i * 37) % 101) + ", ";
+  }
+  for (int i = 0; i < 40; ++i) cluster += pod_yaml("p" + std::to_string(i));
+  const std::string plugins = R"(    filter:
+      enabled: [{name: FilterRules}]
+    score:
+      enabled: [{name: ScoreRules}]
+  pluginConfig:
+  - name: FilterRules
+    args:
+      maxPods: 1
+      nodes:
+)" + rejections + "  - name: ScoreRules\n    args: {scores: {" + scores + "}}\n";
+  auto placements = [&](int parallelism) {
+    std::string profile = profile_with(plugins);
+    profile.replace(profile.find("profiles:"), 9,
+                    "parallelism: " + std::to_string(parallelism) + "\nprofiles:");
+    std::vector<std::string> out;
+    for (const PodResult& p : harness_.run(profile, cluster).pods) out.push_back(p.node);
+    return out;
+  };
+  const auto sequential = placements(1);
+  EXPECT_EQ(sequential.size(), 40u);
+  EXPECT_EQ(std::set<std::string>(sequential.begin(), sequential.end()).size(), 40u);
+  EXPECT_EQ(placements(16), sequential);
+}
+
 }  // namespace
 }  // namespace schedhost
