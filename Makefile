@@ -23,8 +23,7 @@ test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 run: build
-	$(SCHEDHOST) version
-	$(SCHEDHOST) plugins
+	$(SCHEDHOST) run --config configs/scheduler-config.yaml --cluster configs/cluster.yaml
 
 bench: build
 	@echo "no benchmarks yet"

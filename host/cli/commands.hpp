@@ -20,6 +20,8 @@ struct Subcommand {
 };
 
 Subcommand add_plugins_command(CLI::App& app);
+Subcommand add_run_command(CLI::App& app);
+Subcommand add_validate_command(CLI::App& app);
 Subcommand add_version_command(CLI::App& app);
 
 }  // namespace schedhost::cli

@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
 
   const std::vector<Subcommand> commands = {
+      add_run_command(app),
+      add_validate_command(app),
       add_plugins_command(app),
       add_version_command(app),
   };

@@ -1,4 +1,5 @@
-// A plain text table for the human (-o table) views: columns padded to their widest cell.
+// A plain text table for the human (-o table) views: columns padded to their widest cell (counted
+// in code points, so UTF-8 names align), two spaces apart, no blanks at the end of a line.
 #pragma once
 
 #include <ostream>

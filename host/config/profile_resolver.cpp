@@ -37,15 +37,27 @@ const SourceLocation& known_or(const SourceLocation& preferred, const SourceLoca
 NameSet skip_missing_defaults(PluginSet& multi_point, const PluginCatalog& catalog,
                               const Profile& profile, std::vector<std::string>& warnings) {
   NameSet skipped;
+  std::vector<std::string> names;  // in default order, for one warning per profile
   std::erase_if(multi_point.enabled, [&](const PluginReference& plugin) {
     if (!plugin.is_default || catalog.contains(plugin.name)) return false;
-    skipped.insert(plugin.name);
-    warnings.push_back(profile.location.to_string() + ": " + label(profile) + ": default plugin " +
-                       in_quotes(plugin.name) +
-                       " is not installed, so it is skipped: put its .so in a --plugin-dir, or "
-                       "disable it in multiPoint");
+    if (skipped.insert(plugin.name).second) names.push_back(in_quotes(plugin.name));
     return true;
   });
+  if (names.size() == 1) {
+    warnings.push_back(profile.location.to_string() + ": " + label(profile) + ": default plugin " +
+                       names.front() +
+                       " is not installed, so it is skipped: put its .so in a --plugin-dir, or "
+                       "disable it in multiPoint");
+  } else if (!names.empty()) {
+    std::string list;
+    for (const std::string& n : names)
+      list += (list.empty() ? "" : ", ") + n;
+    warnings.push_back(
+        profile.location.to_string() + ": " + label(profile) + ": " + std::to_string(names.size()) +
+        " default plugins are not installed, so they "
+        "are skipped: " +
+        list + ": put their .so files in a --plugin-dir, or disable them in multiPoint");
+  }
   return skipped;
 }
 

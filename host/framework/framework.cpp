@@ -31,6 +31,22 @@ Status wrapped(const Status& s, const std::string& prefix) {
   return Status::error(prefix + ": " + s.message(), s.plugin);
 }
 
+// Creates one plugin with the profile's args for it. A refusal names the pluginConfig entry
+// (file:line:column) when the profile came from a file.
+std::unique_ptr<PluginInstance> create_instance(const config::Profile& profile,
+                                                const loader::PluginDefinition& def) {
+  // Invalid UTF-8 in args is replaced rather than thrown on: the plugin judges its args.
+  const std::string args =
+      profile.args_for(def.name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  try {
+    return PluginInstance::create(def, args);
+  } catch (const InputError& e) {
+    auto where = profile.plugin_config_locations.find(def.name);
+    if (where == profile.plugin_config_locations.end() || !where->second.known()) throw;
+    throw InputError(where->second.to_string() + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 Framework::Framework(const config::Profile& profile, const loader::PluginRegistry& registry)
@@ -45,7 +61,7 @@ Framework::Framework(const config::Profile& profile, const loader::PluginRegistr
           throw InputError("profile " + in_quotes(name_) + ": plugin " + in_quotes(e.name) +
                            " is not installed: put its .so in a --plugin-dir, or remove it");
         }
-        instances_.push_back(PluginInstance::create(*def, profile.args_for(e.name).dump()));
+        instances_.push_back(create_instance(profile, *def));
         created.push_back(e.name);
         it = created.end() - 1;
       }

@@ -221,6 +221,7 @@ class Run {
     std::vector<std::size_t> failed_nodes;  // snapshot indexes of the nodes that failed
     std::vector<Status> failed;             // their statuses, parallel to failed_nodes
     Status error;                           // an Error that aborted Filter
+    std::optional<std::size_t> error_node;  // the node it happened on
   };
 
   // Filter over nodes, starting where the previous pod stopped, until enough feasible nodes are
@@ -267,6 +268,7 @@ class Run {
           out.failed.push_back(std::move(s));
         } else {
           out.error = std::move(s);
+          out.error_node = index;
           ++k;
           break;
         }
@@ -287,6 +289,7 @@ class Run {
     for (std::size_t k = 0; k < filtered.failed_nodes.size(); ++k) {
       verdicts[filtered.failed_nodes[k]] = verdict(filtered.failed[k]);
     }
+    if (filtered.error_node) verdicts[*filtered.error_node] = verdict(filtered.error);
     const std::unordered_set<std::size_t> considered(nodes.begin(), nodes.end());
     for (std::size_t i = 0; i < snapshot_.size(); ++i) {
       NodeExplanation e;

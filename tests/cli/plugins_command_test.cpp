@@ -24,17 +24,40 @@ TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
     {"name": "DefaultBinder", "description": "Binds the pod to the selected node",
      "file": ")" + dir + R"(/default_binder.so", "library": "default-binder", "version": "1.0.0",
      "abi": "1.0", "extensionPoints": ["Bind"]},
+    {"name": "ExampleFilter",
+     "description": "Example in C: keeps pods on nodes whose name contains 'worker'",
+     "file": ")" + dir + R"(/example_filter.so", "library": "example-filter", "version": "1.0.0",
+     "abi": "1.0", "extensionPoints": ["Filter"]},
     {"name": "PrioritySort", "description": "Orders the queue by pod priority, then by arrival time",
      "file": ")" + dir + R"(/priority_sort.so", "library": "priority-sort", "version": "1.0.0",
-     "abi": "1.0", "extensionPoints": ["QueueSort"]}]})"));
+     "abi": "1.0", "extensionPoints": ["QueueSort"]},
+    {"name": "SamplePlugin", "description": "Sample: keeps pods on gpu-type=nvidia nodes with a free nvidia.com/gpu; prefers idle CPU, +20 in whitelisted zones for prod pods",
+     "file": ")" + dir + R"(/sample_plugin.so", "library": "sample-plugin", "version": "1.0.0",
+     "abi": "1.0", "extensionPoints": ["Filter", "Score"]}]})"));
 }
+
+// A built-in directory with only PrioritySort and DefaultBinder, so these tests do not change
+// whenever a built-in plugin is added.
+class TwoBuiltIns {
+ public:
+  TwoBuiltIns() {
+    dir_.copy_in(testing::builtin_plugin_dir() + "/default_binder.so", "default_binder.so");
+    dir_.copy_in(testing::builtin_plugin_dir() + "/priority_sort.so", "priority_sort.so");
+  }
+  std::string path() const { return dir_.path(); }
+  std::vector<std::string> env() const { return {"SCHEDHOST_BUILTIN_PLUGIN_DIR=" + dir_.path()}; }
+
+ private:
+  ScratchDir dir_;
+};
 
 TEST(PluginsCommand, TableShowsOneRowPerPlugin) {
   ScratchDir dir;
   dir.copy_in(loader_fixture("valid"), "valid.so");
-  const auto r = run_schedhost({"plugins", "--plugin-dir", dir.path()});
+  TwoBuiltIns builtins;
+  const auto r = run_schedhost({"plugins", "--plugin-dir", dir.path()}, builtins.env());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  const std::string b = testing::builtin_plugin_dir();
+  const std::string b = builtins.path();
   EXPECT_EQ(r.out,
             "NAME           EXTENSION POINTS  LIBRARY         VERSION  ABI  FILE\n"
             "DefaultBinder  Bind              default-binder  1.0.0    1.0  " +
@@ -55,7 +78,9 @@ TEST(PluginsCommand, AFailedLibraryIsListedWithItsErrorAndExitsTwo) {
   dir.copy_in(loader_fixture("valid"), "a_valid.so");
   const std::string bad_name = dir.copy_in(loader_fixture("bad_name"), "b_bad_name.so");
   const std::string major = dir.copy_in(loader_fixture("abi_major_2"), "c_major.so");
-  const auto r = run_schedhost({"plugins", "--plugin-dir", dir.path(), "-o", "json"});
+  TwoBuiltIns builtins;
+  const auto r =
+      run_schedhost({"plugins", "--plugin-dir", dir.path(), "-o", "json"}, builtins.env());
   EXPECT_EQ(r.exit_code, 2);
   const auto json = nlohmann::json::parse(r.out);
   EXPECT_EQ(json["plugins"].size(), 4u);

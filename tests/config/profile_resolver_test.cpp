@@ -259,11 +259,9 @@ TEST(ProfileResolver, MissingDefaultPluginsAreSkippedWithAWarning) {
   auto r = resolve("profiles:\n- schedulerName: s\n", catalog);
   EXPECT_EQ(r.warnings,
             (std::vector<std::string>{
-                "profile.yaml:4:3: profile \"s\": default plugin \"EBSLimits\" is not installed, "
-                "so it is skipped: put its .so in a --plugin-dir, or disable it in multiPoint",
-                "profile.yaml:4:3: profile \"s\": default plugin \"ImageLocality\" is not "
-                "installed, so it is skipped: put its .so in a --plugin-dir, or disable it in "
-                "multiPoint"}));
+                "profile.yaml:4:3: profile \"s\": 2 default plugins are not installed, so they are "
+                "skipped: \"EBSLimits\", \"ImageLocality\": put their .so files in a "
+                "--plugin-dir, or disable them in multiPoint"}));
   const Profile& p = only_profile(r);
   EXPECT_EQ(names_at(p, E::Filter).size(), kDefaultFilters.size() - 1);
   EXPECT_EQ(weights_at(p, E::Score).back(),

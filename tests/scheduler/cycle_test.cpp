@@ -225,6 +225,11 @@ TEST_F(Cycle, AThrowingFilterAbortsTheCycleWithItsMessage) {
   ASSERT_EQ(r.pods.size(), 2u);
   EXPECT_EQ(r.pods[0].result, "Error");
   EXPECT_EQ(r.pods[0].message, "running \"FilterRules\" filter plugin: kaboom on node-b");
+  const auto& b = r.pods[0].explain->nodes[1].second.filter;
+  EXPECT_EQ(b.code, "Error");
+  EXPECT_EQ(b.plugin, "FilterRules");
+  EXPECT_THAT(verdict_codes(r.pods[0]),
+              ElementsAre("node-a:Success", "node-b:Error", "node-c:NotEvaluated"));
   // The host goes on with the next pod; it starts after the nodes the first one processed.
   EXPECT_EQ(r.pods[1].result, "Error");
 }
@@ -335,7 +340,8 @@ TEST_F(Cycle, ParallelFilterAndScoreDecideExactlyAsASequentialRun) {
     if (i % 3 == 0) rejections += "        " + name + ": {code: Unschedulable, reasons: [no]}\n";
     scores += name + ": " + std::to_string((i * 37) % 101) + ", ";
   }
-  for (int i = 0; i < 40; ++i) cluster += pod_yaml("p" + std::to_string(i));
+  for (int i = 0; i < 40; ++i)
+    cluster += pod_yaml("p" + std::to_string(i));
   const std::string plugins = R"(    filter:
       enabled: [{name: FilterRules}]
     score:
@@ -345,13 +351,15 @@ TEST_F(Cycle, ParallelFilterAndScoreDecideExactlyAsASequentialRun) {
     args:
       maxPods: 1
       nodes:
-)" + rejections + "  - name: ScoreRules\n    args: {scores: {" + scores + "}}\n";
+)" + rejections + "  - name: ScoreRules\n    args: {scores: {" +
+                              scores + "}}\n";
   auto placements = [&](int parallelism) {
     std::string profile = profile_with(plugins);
     profile.replace(profile.find("profiles:"), 9,
                     "parallelism: " + std::to_string(parallelism) + "\nprofiles:");
     std::vector<std::string> out;
-    for (const PodResult& p : harness_.run(profile, cluster).pods) out.push_back(p.node);
+    for (const PodResult& p : harness_.run(profile, cluster).pods)
+      out.push_back(p.node);
     return out;
   };
   const auto sequential = placements(1);

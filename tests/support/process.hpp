@@ -18,8 +18,10 @@ struct ProcessResult {
   std::string err;
 };
 
-// Runs bin/schedhost with args (no shell), stdin from /dev/null.
-inline ProcessResult run_schedhost(const std::vector<std::string>& args) {
+// Runs bin/schedhost with args (no shell), stdin from /dev/null, and env (NAME=value) added to
+// its environment.
+inline ProcessResult run_schedhost(const std::vector<std::string>& args,
+                                   const std::vector<std::string>& env = {}) {
   ScratchDir tmp;
   const std::string out_path = tmp.file("stdout");
   const std::string err_path = tmp.file("stderr");
@@ -29,6 +31,8 @@ inline ProcessResult run_schedhost(const std::vector<std::string>& args) {
         !freopen(err_path.c_str(), "w", stderr)) {
       _exit(127);
     }
+    for (const std::string& e : env)
+      putenv(const_cast<char*>(e.c_str()));
     const std::string binary = schedhost_binary();
     std::vector<char*> argv{const_cast<char*>(binary.c_str())};
     for (const std::string& a : args)

@@ -1,0 +1,31 @@
+// The inputs `schedhost run` and `schedhost validate` share: the plugins of the plugin
+// directories, and the profiles of --config resolved against them. Both commands report
+// problems the same way (one line each on stderr) and fail with the same exit code.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "config/plugin_catalog.hpp"
+#include "config/scheduler_configuration.hpp"
+#include "loader/plugin_registry.hpp"
+
+namespace schedhost::cli {
+
+// Loads the built-in directory and plugin_dirs (or /plugins) into registry. Prints every library
+// that failed a check as "error: <file>: <message>" on err and returns false if any did. A
+// missing --plugin-dir throws InputError.
+bool load_plugins(loader::PluginRegistry& registry, const std::vector<std::string>& plugin_dirs,
+                  std::ostream& err);
+
+// Installed plugin name -> the extension points it implements.
+config::PluginCatalog plugin_catalog(const loader::PluginRegistry& registry);
+
+// Reads the KubeSchedulerConfiguration at path and resolves its profiles against the registry's
+// plugins; prints each resolution warning as "warning: <text>" on err. Throws InputError.
+config::SchedulerConfiguration load_profiles(const std::string& path,
+                                             const loader::PluginRegistry& registry,
+                                             std::ostream& err);
+
+}  // namespace schedhost::cli
