@@ -1,0 +1,25 @@
+// NodeName: upstream's default Filter (kube-scheduler 1.28). A pod that names a node in
+// spec.nodeName fits only that node:
+//   UnschedulableAndUnresolvable "node(s) didn't match the requested node name".
+// No args.
+#include <schedhost/plugin.hpp>
+
+namespace {
+
+constexpr const char* kErrReason = "node(s) didn't match the requested node name";
+
+class NodeName {
+ public:
+  schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&,
+                           const schedhost::Pod& pod, const schedhost::NodeInfo& node) const {
+    const std::string_view wanted = pod.node_name();
+    if (wanted.empty() || wanted == node.name()) return {};
+    return schedhost::Status::UnschedulableAndUnresolvable(kErrReason);
+  }
+};
+
+}  // namespace
+
+SCHEDHOST_LIBRARY("node-name", "1.0.0",
+                  schedhost::plugin<NodeName>("NodeName",
+                                              "Keeps a pod that names a node on that node"))

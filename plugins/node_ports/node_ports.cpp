@@ -1,0 +1,83 @@
+// NodePorts: upstream's default PreFilter + Filter (kube-scheduler 1.28).
+//
+// PreFilter stores the pod's host ports (regular containers; hostIP "" is 0.0.0.0, protocol ""
+// is TCP) in the CycleState under "PreFilterNodePorts". Filter rejects a node where a wanted
+// port (hostPort > 0) is taken: same protocol and port, and the wanted IP is 0.0.0.0, or the used
+// IP is 0.0.0.0 or the same IP:
+//   Unschedulable "node(s) didn't have free ports for the requested pod ports".
+// Filter without the PreFilter state is an Error:
+//   reading "PreFilterNodePorts" from cycleState: not found
+// No args.
+#include <schedhost/plugin.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+constexpr std::string_view kPreFilterStateKey = "PreFilterNodePorts";
+constexpr const char* kErrReason = "node(s) didn't have free ports for the requested pod ports";
+constexpr std::string_view kBindAllHostIP = "0.0.0.0";
+
+struct WantedPort {
+  std::string host_ip;
+  std::string protocol;
+  std::int32_t port;
+};
+
+// The ports the pod asks for, written by PreFilter. Not affected by adding or removing pods.
+struct PreFilterState {
+  std::vector<WantedPort> ports;
+};
+
+// upstream HostPortInfo.CheckConflict over the node's used ports.
+template <class UsedPorts>
+bool conflicts(const WantedPort& wanted, const UsedPorts& used) {
+  if (wanted.port <= 0) return false;
+  const bool any_ip = wanted.host_ip == kBindAllHostIP;
+  for (const schedhost::HostPort& u : used) {
+    if (u.port != wanted.port || u.protocol != wanted.protocol) continue;
+    if (any_ip || u.host_ip == kBindAllHostIP || u.host_ip == wanted.host_ip) return true;
+  }
+  return false;
+}
+
+class NodePorts {
+ public:
+  schedhost::Status PreFilter(schedhost::Context&, schedhost::CycleState& state,
+                              const schedhost::Pod& pod, schedhost::PreFilterResult&) const {
+    PreFilterState s;
+    for (const schedhost::HostPort& p : pod.host_ports()) {
+      s.ports.push_back({std::string(p.host_ip.empty() ? kBindAllHostIP : p.host_ip),
+                         std::string(p.protocol.empty() ? std::string_view("TCP") : p.protocol),
+                         p.port});
+    }
+    state.emplace<PreFilterState>(kPreFilterStateKey, std::move(s));
+    return {};
+  }
+
+  schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState& state,
+                           const schedhost::Pod&, const schedhost::NodeInfo& node) const {
+    const PreFilterState* s = state.read<PreFilterState>(kPreFilterStateKey);
+    if (s == nullptr) {
+      return schedhost::Status::Error("reading \"" + std::string(kPreFilterStateKey) +
+                                      "\" from cycleState: not found");
+    }
+    if (s->ports.empty()) return {};
+    const auto used = node.used_ports();
+    if (used.empty()) return {};
+    for (const WantedPort& wanted : s->ports) {
+      if (conflicts(wanted, used)) return schedhost::Status::Unschedulable(kErrReason);
+    }
+    return {};
+  }
+};
+
+}  // namespace
+
+SCHEDHOST_LIBRARY("node-ports", "1.0.0",
+                  schedhost::plugin<NodePorts>(
+                      "NodePorts",
+                      "Keeps pods off nodes where the host ports they ask for are taken"))

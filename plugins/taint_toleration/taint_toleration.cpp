@@ -1,0 +1,92 @@
+// TaintToleration: upstream's default Filter + Score (kube-scheduler 1.28).
+//
+// Filter: the first node taint (in node order) with effect NoSchedule or NoExecute that no pod
+//   toleration tolerates rejects the node:
+//   UnschedulableAndUnresolvable "node(s) had untolerated taint {<key>: <value>}".
+// PreScore keeps the pod's tolerations with effect "" or PreferNoSchedule (CycleState key
+//   "PreScoreTaintToleration"); Score counts the node's PreferNoSchedule taints none of them
+//   tolerates; NormalizeScore is upstream's DefaultNormalizeScore reversed (fewest intolerable
+//   taints = 100). Score without the PreScore state is an Error:
+//   failed to read "PreScoreTaintToleration" from cycleState: not found
+// No args.
+#include <schedhost/k8s/normalize_score.hpp>
+#include <schedhost/k8s/toleration.hpp>
+#include <schedhost/plugin.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+namespace k8s = schedhost::k8s;
+
+constexpr std::string_view kPreScoreStateKey = "PreScoreTaintToleration";
+
+struct PreScoreState {
+  std::vector<k8s::OwnedToleration> tolerations_prefer_no_schedule;
+};
+
+class TaintToleration {
+ public:
+  schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&,
+                           const schedhost::Pod& pod, const schedhost::NodeInfo& node) const {
+    const auto taints = node.taints();
+    if (taints.empty()) return {};
+    const auto taint = k8s::find_untolerated_taint(taints, pod.tolerations());
+    if (!taint) return {};
+    std::string reason = "node(s) had untolerated taint {";
+    reason += taint->key;
+    reason += ": ";
+    reason += taint->value;
+    reason += '}';
+    return schedhost::Status::UnschedulableAndUnresolvable(std::move(reason));
+  }
+
+  schedhost::Status PreScore(schedhost::Context&, schedhost::CycleState& state,
+                             const schedhost::Pod& pod, const schedhost::NodeList& nodes) const {
+    if (nodes.empty()) return {};
+    PreScoreState s;
+    for (const schedhost::Toleration& t : pod.tolerations()) {
+      if (t.effect.empty() || t.effect == k8s::kEffectPreferNoSchedule) {
+        s.tolerations_prefer_no_schedule.push_back(k8s::OwnedToleration::of(t));
+      }
+    }
+    state.emplace<PreScoreState>(kPreScoreStateKey, std::move(s));
+    return {};
+  }
+
+  schedhost::Status Score(schedhost::Context&, const schedhost::CycleState& state,
+                          const schedhost::Pod&, const schedhost::NodeInfo& node,
+                          std::int64_t& score) const {
+    const PreScoreState* s = state.read<PreScoreState>(kPreScoreStateKey);
+    if (s == nullptr) {
+      return schedhost::Status::Error("failed to read \"" + std::string(kPreScoreStateKey) +
+                                      "\" from cycleState: not found");
+    }
+    std::int64_t intolerable = 0;
+    for (const schedhost::Taint& taint : node.taints()) {
+      if (taint.effect != k8s::kEffectPreferNoSchedule) continue;
+      if (!k8s::tolerations_tolerate_taint(s->tolerations_prefer_no_schedule, taint)) {
+        ++intolerable;
+      }
+    }
+    score = intolerable;
+    return {};
+  }
+
+  schedhost::Status NormalizeScore(schedhost::Context&, const schedhost::CycleState&,
+                                   const schedhost::Pod&, schedhost::NodeScoreList& scores) const {
+    k8s::default_normalize_score(scores, /*reverse=*/true);
+    return {};
+  }
+};
+
+}  // namespace
+
+SCHEDHOST_LIBRARY("taint-toleration", "1.0.0",
+                  schedhost::plugin<TaintToleration>(
+                      "TaintToleration",
+                      "Keeps pods off nodes with taints they do not tolerate; prefers nodes with "
+                      "fewer untolerated PreferNoSchedule taints"))
