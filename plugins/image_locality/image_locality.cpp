@@ -1,0 +1,83 @@
+// ImageLocality: upstream kube-scheduler v1.28's plugin of that name (pkg/scheduler/framework/
+// plugins/imagelocality/image_locality.go), decision for decision.
+//
+// Score  for each regular container of the pod (v1.28 ignores init and sidecar containers; they
+//        count from v1.30), its image normalized as upstream (":latest" appended when the last ':'
+//        is not after the last '/'), and when the node lists that exact name:
+//          sum += int64(float64(sizeBytes) * (float64(numNodes) / float64(totalNodes)))
+//        numNodes = the snapshot's nodes listing that name, totalNodes = the snapshot's nodes.
+//        Then with minThreshold = 23 MiB and maxThreshold = 1000 MiB * number of regular
+//        containers, sum is clamped to [minThreshold, maxThreshold] and
+//          score = 100 * (sum - minThreshold) / (maxThreshold - minThreshold)   (int64 division)
+//        No PreScore, no NormalizeScore, no args.
+#include <schedhost/plugin.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace {
+
+constexpr std::int64_t kMiB = std::int64_t{1024} * 1024;
+constexpr std::int64_t kMinThreshold = 23 * kMiB;
+constexpr std::int64_t kMaxContainerThreshold = 1000 * kMiB;
+constexpr std::int64_t kMaxNodeScore = 100;
+
+// normalizedImageName: the name as the node reports it when no tag is given.
+bool needs_latest(std::string_view image) {
+  const std::size_t colon = image.rfind(':');
+  const std::size_t slash = image.rfind('/');
+  // Go's LastIndex is -1 when absent: colon <= slash, with npos standing for -1.
+  if (colon == std::string_view::npos) return true;
+  return slash != std::string_view::npos && colon <= slash;
+}
+
+// calculatePriority.
+std::int64_t calculate_priority(std::int64_t sum, std::int64_t containers) {
+  const std::int64_t max_threshold = kMaxContainerThreshold * containers;
+  if (sum < kMinThreshold) {
+    sum = kMinThreshold;
+  } else if (sum > max_threshold) {
+    sum = max_threshold;
+  }
+  return kMaxNodeScore * (sum - kMinThreshold) / (max_threshold - kMinThreshold);
+}
+
+class ImageLocality {
+ public:
+  schedhost::Status Score(schedhost::Context& ctx, const schedhost::CycleState&,
+                          const schedhost::Pod& pod, const schedhost::NodeInfo& node,
+                          std::int64_t& score) const {
+    const auto total_nodes = static_cast<double>(ctx.nodes().size());
+    const auto images = node.images();
+    std::int64_t sum = 0;
+    std::int64_t containers = 0;
+    std::string normalized;
+    for (const schedhost::Container container : pod.containers()) {
+      if (container.kind != schedhost::ContainerKind::Regular) continue;
+      ++containers;
+      std::string_view name = container.image;
+      if (needs_latest(name)) {
+        normalized.assign(name);
+        normalized += ":latest";
+        name = normalized;
+      }
+      for (const schedhost::ImageState image : images) {
+        if (image.name != name) continue;
+        const double spread = static_cast<double>(image.num_nodes) / total_nodes;
+        sum += static_cast<std::int64_t>(static_cast<double>(image.size_bytes) * spread);
+        break;
+      }
+    }
+    score = calculate_priority(sum, containers);
+    return {};
+  }
+};
+
+}  // namespace
+
+SCHEDHOST_LIBRARY("image-locality", "1.0.0",
+                  schedhost::plugin<ImageLocality>(
+                      "ImageLocality",
+                      "Upstream ImageLocality (v1.28): prefers nodes that already have the pod's "
+                      "container images, scaled by how widely each image is spread"))

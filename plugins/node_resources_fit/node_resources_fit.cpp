@@ -1,0 +1,383 @@
+// NodeResourcesFit: upstream kube-scheduler v1.28's plugin of that name (pkg/scheduler/framework/
+// plugins/noderesources/fit.go), decision for decision.
+//
+// PreFilter  stores the pod's request (init containers' peak vs. the sum of the containers and
+//            sidecars, plus overhead; no defaults) under "PreFilterNodeResourcesFit".
+// Filter     Unschedulable with every reason that applies, in this order: "Too many pods" (the
+//            node's pods + 1 > allocatable pods, even for a pod requesting nothing), then, for a
+//            pod requesting something, "Insufficient cpu", "Insufficient memory",
+//            "Insufficient ephemeral-storage" (request > allocatable - requested, each only when
+//            requested), and "Insufficient <name>" for each scalar resource (extended, hugepages-*,
+//            *kubernetes.io/*, attachable-volumes-*) with a non-zero request, skipping extended
+//            resources named in ignoredResources or whose prefix before '/' is in
+//            ignoredResourceGroups. Without the PreFilter state: Error
+//            `error reading "PreFilterNodeResourcesFit" from cycleState: not found`.
+// PreScore   stores the pod's request per scoring resource (cpu 100m / memory 200Mi for each
+//            container missing them) under "PreScoreNodeResourcesFit"; Score recomputes it when
+//            PreScore did not run.
+// Score      per scoringStrategy.resources entry r with weight w (skipped: allocatable 0, a scalar
+//            resource the pod does not request, names the scheduler does not account), with
+//            req = node non-zero requested (cpu, memory) or requested (others) + pod request:
+//              LeastAllocated  s = req > alloc ? 0 : (alloc - req) * 100 / alloc
+//              MostAllocated   s = min(req, alloc) * 100 / alloc
+//              RequestedToCapacityRatio  s = f(req > alloc ? 100 : req * 100 / alloc), f the
+//                              broken-linear shape (scores x10), only s > 0 counted
+//            score = sum(s * w) / sum(w) (int64 division; math.Round for
+//            RequestedToCapacityRatio), 0 when nothing is scored. No NormalizeScore.
+//
+// Args (NodeResourcesFitArgs v1beta3), defaulted and validated as upstream (NewFit), with
+// upstream's field error messages:
+//   ignoredResources       list of resource names (label-name syntax)
+//   ignoredResourceGroups  list of prefixes (label-name syntax, no '/')
+//   scoringStrategy        {type: LeastAllocated (default) | MostAllocated |
+//                           RequestedToCapacityRatio, resources: [{name, weight}] (default cpu
+//                           and memory, weight 1; weight 0 means 1; else 1..100),
+//                           requestedToCapacityRatio: {shape: [{utilization 0..100 increasing,
+//                           score 0..10}]}}
+//
+// Choices where upstream panics or depends on a feature gate: RequestedToCapacityRatio without
+// requestedToCapacityRatio is refused like an empty shape (upstream dereferences nil); pods with
+// sidecar (restartable init) containers are admitted and accounted (SidecarContainers on, as the
+// host's request model is).
+#include <schedhost/plugin.hpp>
+
+#include "noderesources_common.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace nr = schedhost_noderesources;
+
+constexpr std::string_view kPreFilterStateKey = "PreFilterNodeResourcesFit";
+constexpr std::string_view kPreScoreStateKey = "PreScoreNodeResourcesFit";
+constexpr std::int64_t kMaxNodeScore = 100;
+constexpr std::int64_t kMaxUtilization = 100;
+constexpr std::int64_t kMaxCustomPriorityScore = 10;
+
+enum class Strategy { LeastAllocated, MostAllocated, RequestedToCapacityRatio };
+
+struct ShapePoint {
+  std::int64_t utilization;
+  std::int64_t score;  // scaled to 0..100
+};
+
+struct FitArgs {
+  std::set<std::string, std::less<>> ignored_resources;
+  std::set<std::string, std::less<>> ignored_resource_groups;
+  Strategy strategy = Strategy::LeastAllocated;
+  std::vector<nr::ResourceSpec> resources;
+  std::vector<ShapePoint> shape;
+};
+
+struct RawShapePoint {
+  std::int64_t utilization = 0;
+  std::int64_t score = 0;
+};
+
+void validate_shape(const std::vector<RawShapePoint>& shape, nr::FieldErrors& errors) {
+  const std::string path = "scoringStrategy.shape";
+  if (shape.empty()) {
+    errors.required(path, "at least one point must be specified");
+    return;
+  }
+  for (std::size_t i = 1; i < shape.size(); ++i) {
+    if (shape[i - 1].utilization >= shape[i].utilization) {
+      errors.invalid(path + "[" + std::to_string(i) + "].utilization",
+                     std::to_string(shape[i].utilization),
+                     "utilization values must be sorted in increasing order");
+      break;
+    }
+  }
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const std::string point = path + "[" + std::to_string(i) + "]";
+    if (shape[i].utilization < 0 || shape[i].utilization > kMaxUtilization) {
+      errors.invalid(point + ".utilization", std::to_string(shape[i].utilization),
+                     "not in valid range [0, 100]");
+    }
+    if (shape[i].score < 0 || shape[i].score > kMaxCustomPriorityScore) {
+      errors.invalid(point + ".score", std::to_string(shape[i].score),
+                     "not in valid range [0, 10]");
+    }
+  }
+}
+
+std::vector<std::string> read_string_list(const nlohmann::json* list, const std::string& path) {
+  std::vector<std::string> out;
+  if (list == nullptr) return out;
+  nr::expect_array(*list, path);
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    out.push_back(nr::expect_string((*list)[i], path + "[" + std::to_string(i) + "]"));
+  }
+  return out;
+}
+
+FitArgs parse_args(const nlohmann::json& json) {
+  if (!json.is_object()) {
+    nr::refuse("args must be an object (NodeResourcesFitArgs), got " + json.dump());
+  }
+  nr::check_fields(json, "", {"ignoredResources", "ignoredResourceGroups", "scoringStrategy"});
+  const std::vector<std::string> ignored =
+      read_string_list(nr::member(json, "ignoredResources"), "ignoredResources");
+  const std::vector<std::string> groups =
+      read_string_list(nr::member(json, "ignoredResourceGroups"), "ignoredResourceGroups");
+
+  // scoringStrategy, defaulted as SetDefaults_NodeResourcesFitArgs.
+  std::string type = "LeastAllocated";
+  const nlohmann::json* resources = nullptr;
+  bool has_ratio = false;
+  std::vector<RawShapePoint> raw_shape;
+  if (const nlohmann::json* strategy = nr::member(json, "scoringStrategy")) {
+    nr::expect_object(*strategy, "scoringStrategy");
+    nr::check_fields(*strategy, "scoringStrategy",
+                     {"type", "resources", "requestedToCapacityRatio"});
+    type.clear();
+    if (const auto* t = nr::member(*strategy, "type")) {
+      type = nr::expect_string(*t, "scoringStrategy.type");
+    }
+    resources = nr::member(*strategy, "resources");
+    if (const auto* ratio = nr::member(*strategy, "requestedToCapacityRatio")) {
+      const std::string ratio_path = "scoringStrategy.requestedToCapacityRatio";
+      nr::expect_object(*ratio, ratio_path);
+      nr::check_fields(*ratio, ratio_path, {"shape"});
+      has_ratio = true;
+      if (const auto* shape = nr::member(*ratio, "shape")) {
+        nr::expect_array(*shape, ratio_path + ".shape");
+        for (std::size_t i = 0; i < shape->size(); ++i) {
+          const std::string point_path = ratio_path + ".shape[" + std::to_string(i) + "]";
+          const nlohmann::json& point = nr::expect_object((*shape)[i], point_path);
+          nr::check_fields(point, point_path, {"utilization", "score"});
+          RawShapePoint raw;
+          constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
+          constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+          if (const auto* u = nr::member(point, "utilization")) {
+            raw.utilization =
+                nr::expect_integer(*u, point_path + ".utilization", kInt32Min, kInt32Max);
+          }
+          if (const auto* s = nr::member(point, "score")) {
+            raw.score = nr::expect_integer(*s, point_path + ".score", kInt32Min, kInt32Max);
+          }
+          raw_shape.push_back(raw);
+        }
+      }
+    }
+  }
+
+  FitArgs args;
+  args.resources = nr::read_resources(resources, "scoringStrategy.resources");
+
+  // ValidateNodeResourcesFitArgs, in upstream's order.
+  nr::FieldErrors errors;
+  for (std::size_t i = 0; i < ignored.size(); ++i) {
+    for (const std::string& msg : nr::qualified_name_errors(ignored[i])) {
+      errors.invalid("ignoredResources[" + std::to_string(i) + "]", nr::go_quote(ignored[i]), msg);
+    }
+  }
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const std::string path = "ignoredResourceGroups[" + std::to_string(i) + "]";
+    if (groups[i].find('/') != std::string::npos) {
+      errors.invalid(path, nr::go_quote(groups[i]), "resource group name can't contain '/'");
+    }
+    for (const std::string& msg : nr::qualified_name_errors(groups[i])) {
+      errors.invalid(path, nr::go_quote(groups[i]), msg);
+    }
+  }
+  if (type == "LeastAllocated") {
+    args.strategy = Strategy::LeastAllocated;
+  } else if (type == "MostAllocated") {
+    args.strategy = Strategy::MostAllocated;
+  } else if (type == "RequestedToCapacityRatio") {
+    args.strategy = Strategy::RequestedToCapacityRatio;
+  } else {
+    errors.unsupported("scoringStrategy.type", nr::go_quote(type),
+                       {"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"});
+  }
+  for (std::size_t i = 0; i < args.resources.size(); ++i) {
+    const nr::ResourceSpec& r = args.resources[i];
+    if (r.weight <= 0 || r.weight > 100) {
+      errors.invalid("scoringStrategy.resources[" + std::to_string(i) + "].weight",
+                     std::to_string(r.weight),
+                     "resource weight of " + r.name + " not in valid range (0, 100]");
+    }
+  }
+  if (has_ratio || args.strategy == Strategy::RequestedToCapacityRatio) {
+    validate_shape(raw_shape, errors);
+  }
+  errors.throw_if_any();
+
+  args.ignored_resources.insert(ignored.begin(), ignored.end());
+  args.ignored_resource_groups.insert(groups.begin(), groups.end());
+  for (const RawShapePoint& p : raw_shape) {
+    args.shape.push_back({p.utilization, p.score * (kMaxNodeScore / kMaxCustomPriorityScore)});
+  }
+  return args;
+}
+
+// What Filter needs of the pod, computed once per pod by PreFilter.
+struct PreFilterState {
+  std::int64_t milli_cpu = 0;
+  std::int64_t memory = 0;
+  std::int64_t ephemeral_storage = 0;
+  bool has_scalar = false;  // any scalar resource in the request, even at 0
+  // The scalar resources Filter checks: non-zero and not ignored, in the host's order.
+  std::vector<std::pair<std::string, std::int64_t>> scalars;
+};
+
+struct PreScoreState {
+  std::vector<std::int64_t> pod_requests;  // per scoringStrategy.resources entry
+};
+
+class NodeResourcesFit {
+ public:
+  explicit NodeResourcesFit(const nlohmann::json& args) : args_(parse_args(args)) {}
+
+  schedhost::Status PreFilter(schedhost::Context&, schedhost::CycleState& state,
+                              const schedhost::Pod& pod, schedhost::PreFilterResult&) const {
+    auto s = std::make_unique<PreFilterState>();
+    for (const schedhost::ResourceAmount r : pod.requests()) {
+      if (r.name == nr::kCpu) {
+        s->milli_cpu = r.value;
+      } else if (r.name == nr::kMemory) {
+        s->memory = r.value;
+      } else if (r.name == nr::kEphemeralStorage) {
+        s->ephemeral_storage = r.value;
+      } else if (nr::is_scalar_resource_name(r.name)) {
+        s->has_scalar = true;
+        if (r.value != 0 && !ignored(r.name)) s->scalars.emplace_back(std::string(r.name), r.value);
+      }
+    }
+    state.write(kPreFilterStateKey, std::move(s));
+    return {};
+  }
+
+  schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState& state,
+                           const schedhost::Pod&, const schedhost::NodeInfo& node) const {
+    const auto* s = state.read<PreFilterState>(kPreFilterStateKey);
+    if (s == nullptr) {
+      return schedhost::Status::Error(
+          "error reading \"PreFilterNodeResourcesFit\" from cycleState: not found");
+    }
+    std::vector<std::string> reasons;
+    const auto pods = static_cast<std::int64_t>(node.pods().size());
+    if (pods + 1 > node.allocatable(nr::kPods)) reasons.emplace_back("Too many pods");
+    const bool requests_nothing =
+        s->milli_cpu == 0 && s->memory == 0 && s->ephemeral_storage == 0 && !s->has_scalar;
+    if (!requests_nothing) {
+      if (s->milli_cpu > 0 && s->milli_cpu > free(node, nr::kCpu)) {
+        reasons.emplace_back("Insufficient cpu");
+      }
+      if (s->memory > 0 && s->memory > free(node, nr::kMemory)) {
+        reasons.emplace_back("Insufficient memory");
+      }
+      if (s->ephemeral_storage > 0 && s->ephemeral_storage > free(node, nr::kEphemeralStorage)) {
+        reasons.emplace_back("Insufficient ephemeral-storage");
+      }
+      for (const auto& [name, quantity] : s->scalars) {
+        if (quantity > free(node, name)) reasons.push_back("Insufficient " + name);
+      }
+    }
+    if (reasons.empty()) return {};
+    return {schedhost::Code::Unschedulable, std::move(reasons)};
+  }
+
+  schedhost::Status PreScore(schedhost::Context&, schedhost::CycleState& state,
+                             const schedhost::Pod& pod, const schedhost::NodeList&) const {
+    state.emplace<PreScoreState>(kPreScoreStateKey,
+                                 PreScoreState{nr::pod_requests(pod, args_.resources, true)});
+    return {};
+  }
+
+  schedhost::Status Score(schedhost::Context&, const schedhost::CycleState& state,
+                          const schedhost::Pod& pod, const schedhost::NodeInfo& node,
+                          std::int64_t& score) const {
+    // PreScore's state, or the same computation when PreScore did not run (as upstream).
+    const auto* s = state.read<PreScoreState>(kPreScoreStateKey);
+    std::vector<std::int64_t> computed;
+    if (s == nullptr) computed = nr::pod_requests(pod, args_.resources, true);
+    score = score_node(node, s != nullptr ? s->pod_requests : computed);
+    return {};
+  }
+
+ private:
+  bool ignored(std::string_view name) const {
+    if (!nr::is_extended_resource_name(name)) return false;  // native names are never ignored
+    if (args_.ignored_resources.count(name) != 0) return true;
+    if (args_.ignored_resource_groups.empty()) return false;
+    return args_.ignored_resource_groups.count(name.substr(0, name.find('/'))) != 0;
+  }
+
+  static std::int64_t free(const schedhost::NodeInfo& node, std::string_view resource) {
+    return nr::go_sub(node.allocatable(resource), node.requested(resource));
+  }
+
+  // helper.BuildBrokenLinearFunction over the scaled shape.
+  std::int64_t shape_score(std::int64_t p) const {
+    const std::vector<ShapePoint>& shape = args_.shape;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      if (p <= shape[i].utilization) {
+        if (i == 0) return shape[0].score;
+        return shape[i - 1].score + (shape[i].score - shape[i - 1].score) *
+                                        (p - shape[i - 1].utilization) /
+                                        (shape[i].utilization - shape[i - 1].utilization);
+      }
+    }
+    return shape.back().score;
+  }
+
+  std::int64_t resource_score(std::int64_t requested, std::int64_t capacity) const {
+    switch (args_.strategy) {
+      case Strategy::LeastAllocated:
+        if (requested > capacity) return 0;
+        return nr::go_div(nr::go_mul(nr::go_sub(capacity, requested), kMaxNodeScore), capacity);
+      case Strategy::MostAllocated:
+        if (requested > capacity) requested = capacity;
+        return nr::go_div(nr::go_mul(requested, kMaxNodeScore), capacity);
+      case Strategy::RequestedToCapacityRatio:
+        if (requested > capacity) return shape_score(kMaxUtilization);
+        return shape_score(nr::go_div(nr::go_mul(requested, kMaxUtilization), capacity));
+    }
+    return 0;
+  }
+
+  std::int64_t score_node(const schedhost::NodeInfo& node,
+                          const std::vector<std::int64_t>& pod_requests) const {
+    std::int64_t node_score = 0;
+    std::int64_t weight_sum = 0;
+    const bool ratio = args_.strategy == Strategy::RequestedToCapacityRatio;
+    nr::for_each_scored_resource(
+        node, args_.resources, pod_requests, false,
+        [&](std::size_t i, std::int64_t allocatable, std::int64_t requested) {
+          const std::int64_t s = resource_score(requested, allocatable);
+          if (ratio && s <= 0) return;  // RequestedToCapacityRatio counts positive scores only
+          const std::int64_t weight = args_.resources[i].weight;
+          node_score = nr::go_add(node_score, nr::go_mul(s, weight));
+          weight_sum = nr::go_add(weight_sum, weight);
+        });
+    if (weight_sum == 0) return 0;
+    if (ratio) {
+      return static_cast<std::int64_t>(
+          std::round(static_cast<double>(node_score) / static_cast<double>(weight_sum)));
+    }
+    return nr::go_div(node_score, weight_sum);
+  }
+
+  const FitArgs args_;
+};
+
+}  // namespace
+
+SCHEDHOST_LIBRARY("node-resources-fit", "1.0.0",
+                  schedhost::plugin<NodeResourcesFit>(
+                      "NodeResourcesFit",
+                      "Upstream NodeResourcesFit (v1.28): filters nodes without room for the "
+                      "pod's requests; scores by LeastAllocated, MostAllocated or "
+                      "RequestedToCapacityRatio"))
