@@ -19,6 +19,7 @@ struct Subcommand {
   std::function<int()> run;
 };
 
+Subcommand add_exercise_command(CLI::App& app);
 Subcommand add_plugins_command(CLI::App& app);
 Subcommand add_run_command(CLI::App& app);
 Subcommand add_validate_command(CLI::App& app);

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
       add_run_command(app),
       add_validate_command(app),
       add_plugins_command(app),
+      add_exercise_command(app),
       add_version_command(app),
   };
 

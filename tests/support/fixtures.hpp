@@ -6,6 +6,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace schedhost::testing {
 
@@ -50,6 +51,21 @@ class ScratchDir {
 
  private:
   std::filesystem::path path_;
+};
+
+// A built-in directory with only PrioritySort and DefaultBinder, so these tests do not change
+// whenever a built-in plugin is added.
+class TwoBuiltIns {
+ public:
+  TwoBuiltIns() {
+    dir_.copy_in(builtin_plugin_dir() + "/default_binder.so", "default_binder.so");
+    dir_.copy_in(builtin_plugin_dir() + "/priority_sort.so", "priority_sort.so");
+  }
+  std::string path() const { return dir_.path(); }
+  std::vector<std::string> env() const { return {"SCHEDHOST_BUILTIN_PLUGIN_DIR=" + dir_.path()}; }
+
+ private:
+  ScratchDir dir_;
 };
 
 inline std::string read_file(const std::string& path) {
