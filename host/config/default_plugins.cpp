@@ -21,13 +21,9 @@ constexpr DefaultPlugin kDefaultMultiPoint[] = {
     {"NodeAffinity", 2},
     {"NodePorts", std::nullopt},
     {"NodeResourcesFit", 1},
-    {"VolumeRestrictions", std::nullopt},
-    {"EBSLimits", std::nullopt},
-    {"GCEPDLimits", std::nullopt},
-    {"NodeVolumeLimits", std::nullopt},
-    {"AzureDiskLimits", std::nullopt},
-    {"VolumeBinding", std::nullopt},
-    {"VolumeZone", std::nullopt},
+    // Upstream's volume plugins come here (VolumeRestrictions, EBSLimits, GCEPDLimits,
+    // NodeVolumeLimits, AzureDiskLimits, VolumeBinding, VolumeZone). schedhost models no
+    // PersistentVolumes yet, so they are not part of its default set: see kUnsupportedPlugins.
     {"PodTopologySpread", 2},
     {"InterPodAffinity", 2},
     {"DefaultPreemption", std::nullopt},
@@ -48,6 +44,16 @@ PluginSets build_default_plugins() {
 }
 
 }  // namespace
+
+bool is_unsupported_volume_plugin(std::string_view name) {
+  constexpr std::string_view kVolumePlugins[] = {
+      "VolumeRestrictions", "EBSLimits",     "GCEPDLimits", "NodeVolumeLimits",
+      "AzureDiskLimits",    "VolumeBinding", "VolumeZone",  "CinderLimits"};
+  for (std::string_view v : kVolumePlugins) {
+    if (v == name) return true;
+  }
+  return false;
+}
 
 const PluginSets& default_plugins() {
   static const PluginSets kDefaults = build_default_plugins();

@@ -1,6 +1,9 @@
 // Upstream's default plugin set for v1beta3 (kube-scheduler 1.28, getDefaultPlugins with the
-// PodSchedulingReadiness gate on, as it is by default). v1 in 1.28 has the same list.
+// PodSchedulingReadiness gate on, as it is by default), minus the volume plugins, which schedhost
+// does not support yet. v1 in 1.28 has the same list.
 #pragma once
+
+#include <string_view>
 
 #include "config/plugin_set.hpp"
 
@@ -8,5 +11,9 @@ namespace schedhost::config {
 
 // Only multiPoint is non-empty; every entry has is_default set and no location.
 const PluginSets& default_plugins();
+
+// Upstream's volume plugins (VolumeBinding, VolumeZone, the volume limits...): not in schedhost's
+// defaults, and a profile that enables one gets an error saying they are not supported yet.
+bool is_unsupported_volume_plugin(std::string_view name);
 
 }  // namespace schedhost::config

@@ -65,10 +65,14 @@ NameSet skip_missing_defaults(PluginSet& multi_point, const PluginCatalog& catal
 void require_installed(const PluginSets& merged, const PluginCatalog& catalog) {
   auto check = [&](const PluginSet& set) {
     for (const auto& plugin : set.enabled) {
-      if (!catalog.contains(plugin.name)) {
+      if (catalog.contains(plugin.name)) continue;
+      if (is_unsupported_volume_plugin(plugin.name)) {
         fail(plugin.location, "plugin " + in_quotes(plugin.name) +
-                                  " is not installed: put its .so in a --plugin-dir, or remove it");
+                                  " is a volume plugin, which schedhost does not support yet (it "
+                                  "models no PersistentVolumes): remove it from the profile");
       }
+      fail(plugin.location, "plugin " + in_quotes(plugin.name) +
+                                " is not installed: put its .so in a --plugin-dir, or remove it");
     }
   };
   for (auto point : kConcreteConfigExtensionPoints)

@@ -89,18 +89,15 @@ kind: KubeSchedulerConfiguration
   const auto r = run_schedhost({"validate", "--config", config, "--plugin-dir", no_plugins.path()},
                                builtins.env());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out,
-            "profile \"default-scheduler\": queueSort: PrioritySort; bind: DefaultBinder\n");
+  EXPECT_EQ(r.out, "profile \"default-scheduler\": queueSort: PrioritySort; bind: DefaultBinder\n");
   EXPECT_EQ(r.err,
             "warning: " + config +
-                ": profile \"default-scheduler\": 19 default plugins are not installed, so they "
+                ": profile \"default-scheduler\": 12 default plugins are not installed, so they "
                 "are skipped: \"NodeUnschedulable\", \"NodeName\", \"TaintToleration\", "
-                "\"NodeAffinity\", \"NodePorts\", \"NodeResourcesFit\", \"VolumeRestrictions\", "
-                "\"EBSLimits\", \"GCEPDLimits\", \"NodeVolumeLimits\", \"AzureDiskLimits\", "
-                "\"VolumeBinding\", \"VolumeZone\", \"PodTopologySpread\", \"InterPodAffinity\", "
-                "\"DefaultPreemption\", \"NodeResourcesBalancedAllocation\", \"ImageLocality\", "
-                "\"SchedulingGates\": put their .so files in a --plugin-dir, or disable them in "
-                "multiPoint\n");
+                "\"NodeAffinity\", \"NodePorts\", \"NodeResourcesFit\", \"PodTopologySpread\", "
+                "\"InterPodAffinity\", \"DefaultPreemption\", \"NodeResourcesBalancedAllocation\", "
+                "\"ImageLocality\", \"SchedulingGates\": put their .so files in a --plugin-dir, or "
+                "disable them in multiPoint\n");
 }
 
 TEST(ValidateCommand, AnUnusedPluginConfigIsAWarning) {

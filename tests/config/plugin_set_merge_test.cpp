@@ -33,16 +33,19 @@ TEST(DefaultPlugins, AreUpstreamV1beta3MultiPointInOrderWithWeights) {
   }
   const std::optional<std::int32_t> none;
   EXPECT_EQ(got, (std::vector<std::pair<std::string, std::optional<std::int32_t>>>{
-                     {"PrioritySort", none},      {"NodeUnschedulable", none},
-                     {"NodeName", none},          {"TaintToleration", 3},
-                     {"NodeAffinity", 2},         {"NodePorts", none},
-                     {"NodeResourcesFit", 1},     {"VolumeRestrictions", none},
-                     {"EBSLimits", none},         {"GCEPDLimits", none},
-                     {"NodeVolumeLimits", none},  {"AzureDiskLimits", none},
-                     {"VolumeBinding", none},     {"VolumeZone", none},
-                     {"PodTopologySpread", 2},    {"InterPodAffinity", 2},
-                     {"DefaultPreemption", none}, {"NodeResourcesBalancedAllocation", 1},
-                     {"ImageLocality", 1},        {"DefaultBinder", none},
+                     {"PrioritySort", none},
+                     {"NodeUnschedulable", none},
+                     {"NodeName", none},
+                     {"TaintToleration", 3},
+                     {"NodeAffinity", 2},
+                     {"NodePorts", none},
+                     {"NodeResourcesFit", 1},  // the volume plugins are left out
+                     {"PodTopologySpread", 2},
+                     {"InterPodAffinity", 2},
+                     {"DefaultPreemption", none},
+                     {"NodeResourcesBalancedAllocation", 1},
+                     {"ImageLocality", 1},
+                     {"DefaultBinder", none},
                      {"SchedulingGates", none},
                  }));
   for (auto point : kConcreteConfigExtensionPoints)

@@ -49,11 +49,10 @@ std::string resolve_error(const std::string& body,
   return input_error_of([&] { resolve(body, catalog); });
 }
 
-const Names kDefaultFilters = {"NodeUnschedulable",  "NodeName",          "TaintToleration",
-                               "NodeAffinity",       "NodePorts",         "NodeResourcesFit",
-                               "VolumeRestrictions", "EBSLimits",         "GCEPDLimits",
-                               "NodeVolumeLimits",   "AzureDiskLimits",   "VolumeBinding",
-                               "VolumeZone",         "PodTopologySpread", "InterPodAffinity"};
+// Upstream's default filters minus the volume plugins, which schedhost does not support yet.
+const Names kDefaultFilters = {"NodeUnschedulable", "NodeName",        "TaintToleration",
+                               "NodeAffinity",      "NodePorts",       "NodeResourcesFit",
+                               "PodTopologySpread", "InterPodAffinity"};
 
 const Weights kDefaultScores = {{"TaintToleration", 3},  {"NodeAffinity", 2},
                                 {"NodeResourcesFit", 1}, {"PodTopologySpread", 2},
@@ -67,18 +66,17 @@ TEST(ProfileResolver, DefaultProfileRunsUpstreamDefaultsInOrder) {
   EXPECT_EQ(p.scheduler_name, "default-scheduler");
   EXPECT_EQ(names_at(p, E::PreEnqueue), Names{"SchedulingGates"});
   EXPECT_EQ(names_at(p, E::QueueSort), Names{"PrioritySort"});
-  EXPECT_EQ(names_at(p, E::PreFilter),
-            (Names{"NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions",
-                   "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
+  EXPECT_EQ(names_at(p, E::PreFilter), (Names{"NodeAffinity", "NodePorts", "NodeResourcesFit",
+                                              "PodTopologySpread", "InterPodAffinity"}));
   EXPECT_EQ(names_at(p, E::Filter), kDefaultFilters);
   EXPECT_EQ(names_at(p, E::PostFilter), Names{"DefaultPreemption"});
   EXPECT_EQ(names_at(p, E::PreScore),
             (Names{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread",
                    "InterPodAffinity", "NodeResourcesBalancedAllocation"}));
   EXPECT_EQ(weights_at(p, E::Score), kDefaultScores);
-  EXPECT_EQ(names_at(p, E::Reserve), Names{"VolumeBinding"});
+  EXPECT_EQ(names_at(p, E::Reserve), Names{});
   EXPECT_EQ(names_at(p, E::Permit), Names{});
-  EXPECT_EQ(names_at(p, E::PreBind), Names{"VolumeBinding"});
+  EXPECT_EQ(names_at(p, E::PreBind), Names{});
   EXPECT_EQ(names_at(p, E::Bind), Names{"DefaultBinder"});
   EXPECT_EQ(names_at(p, E::PostBind), Names{});
   // Only the configurable points are recorded; the paired ones follow from them.
@@ -94,8 +92,7 @@ TEST(ProfileResolver, DisablingOneDefaultInMultiPointRemovesItEverywhere) {
   const Profile& p = only_profile(
       resolve("profiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: NodeAffinity}]\n"));
   EXPECT_EQ(names_at(p, E::PreFilter),
-            (Names{"NodePorts", "NodeResourcesFit", "VolumeRestrictions", "VolumeBinding",
-                   "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
+            (Names{"NodePorts", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity"}));
   Weights scores = kDefaultScores;
   scores.erase(scores.begin() + 1);
   EXPECT_EQ(weights_at(p, E::Score), scores);
@@ -254,13 +251,13 @@ TEST(ProfileResolver, V1ResolvesLikeV1beta3) {
 
 TEST(ProfileResolver, MissingDefaultPluginsAreSkippedWithAWarning) {
   PluginCatalog catalog = default_catalog();
-  catalog.erase("EBSLimits");
+  catalog.erase("NodeName");
   catalog.erase("ImageLocality");
   auto r = resolve("profiles:\n- schedulerName: s\n", catalog);
   EXPECT_EQ(r.warnings,
             (std::vector<std::string>{
                 "profile.yaml:4:3: profile \"s\": 2 default plugins are not installed, so they are "
-                "skipped: \"EBSLimits\", \"ImageLocality\": put their .so files in a "
+                "skipped: \"NodeName\", \"ImageLocality\": put their .so files in a "
                 "--plugin-dir, or disable them in multiPoint"}));
   const Profile& p = only_profile(r);
   EXPECT_EQ(names_at(p, E::Filter).size(), kDefaultFilters.size() - 1);
@@ -270,10 +267,28 @@ TEST(ProfileResolver, MissingDefaultPluginsAreSkippedWithAWarning) {
 
 TEST(ProfileResolver, DisabledMissingDefaultsAreNotWarnedAbout) {
   PluginCatalog catalog = default_catalog();
-  catalog.erase("EBSLimits");
-  auto r = resolve("profiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: EBSLimits}]\n",
+  catalog.erase("NodeName");
+  auto r = resolve("profiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: NodeName}]\n",
                    catalog);
   EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(ProfileResolver, AVolumePluginIsNotSupportedYet) {
+  PluginCatalog catalog = default_catalog();
+  catalog.erase("VolumeBinding");
+  try {
+    resolve("profiles:\n- plugins:\n    filter:\n      enabled: [{name: VolumeBinding}]\n",
+            catalog);
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "profile.yaml:6:24: plugin \"VolumeBinding\" is a volume plugin, which schedhost "
+                 "does not support yet (it models no PersistentVolumes): remove it from the "
+                 "profile");
+  }
+  // Disabling one, as many real profiles do, is fine.
+  EXPECT_NO_THROW(resolve(
+      "profiles:\n- plugins:\n    filter:\n      disabled: [{name: VolumeBinding}]\n", catalog));
 }
 
 TEST(ProfileResolver, UnusedPluginConfigIsAWarning) {

@@ -85,11 +85,9 @@ List installed_only(List list, const PluginCatalog& catalog, Name name_of) {
   return list;
 }
 
-const Names kDefaultFilters = {"NodeUnschedulable",  "NodeName",          "TaintToleration",
-                               "NodeAffinity",       "NodePorts",         "NodeResourcesFit",
-                               "VolumeRestrictions", "EBSLimits",         "GCEPDLimits",
-                               "NodeVolumeLimits",   "AzureDiskLimits",   "VolumeBinding",
-                               "VolumeZone",         "PodTopologySpread", "InterPodAffinity"};
+const Names kDefaultFilters = {"NodeUnschedulable", "NodeName",        "TaintToleration",
+                               "NodeAffinity",      "NodePorts",       "NodeResourcesFit",
+                               "PodTopologySpread", "InterPodAffinity"};
 const Weights kDefaultScores = {{"TaintToleration", 3},  {"NodeAffinity", 2},
                                 {"NodeResourcesFit", 1}, {"PodTopologySpread", 2},
                                 {"InterPodAffinity", 2}, {"NodeResourcesBalancedAllocation", 1},
