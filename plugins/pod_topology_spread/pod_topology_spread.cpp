@@ -1,0 +1,701 @@
+// PodTopologySpread: upstream's default PreFilter (+AddPod/RemovePod) + Filter + PreScore + Score
+// + NormalizeScore (kube-scheduler 1.28, with MinDomains, NodeInclusionPolicy and MatchLabelKeys
+// on, as they are by default in 1.28).
+//
+// Args (PodTopologySpreadArgs): {"defaultingType": "System"|"List" (default System),
+//   "defaultConstraints": [core/v1 TopologySpreadConstraint without labelSelector]}. Validated as
+//   upstream's ValidatePodTopologySpreadArgs, e.g.
+//   defaultingType: Invalid value: "System": when .defaultConstraints are not empty
+//   defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)
+//   ("apiVersion" and "kind" are accepted and ignored; any other field is refused.)
+//
+// Constraints: the pod's spec.topologySpreadConstraints whose whenUnsatisfiable is DoNotSchedule
+//   (filtering) or ScheduleAnyway (scoring); labelSelector null matches nothing, {} everything;
+//   the pod's values for matchLabelKeys are ANDed into the selector; minDomains defaults to 1,
+//   nodeAffinityPolicy to Honor, nodeTaintsPolicy to Ignore. A pod without constraints of its
+//   own gets the default constraints (System: hostname maxSkew 3 and zone maxSkew 5, both
+//   ScheduleAnyway; List: defaultConstraints) with a selector made from the Services,
+//   ReplicationControllers, ReplicaSets and StatefulSets selecting it. schedhost's cluster file
+//   carries no such objects (the host keeps only Nodes and Pods), so that selector is always
+//   empty and, as upstream with a pod nothing selects, default constraints never apply.
+//
+// Counting: pods in the incoming pod's namespace, not terminating, matching the selector (an
+//   empty selector counts nothing, as upstream's countPodsMatchSelector), on nodes that carry
+//   every constraint's topology key and pass the constraint's node inclusion policies (Honor:
+//   the pod's nodeSelector / required node affinity; taints Honor: no untolerated NoSchedule /
+//   NoExecute taint).
+//
+// PreFilter: Skip without DoNotSchedule constraints; otherwise counts per topology pair over all
+//   nodes of the snapshot (CycleState "PreFilterPodTopologySpread": TpPairToMatchNum, the two
+//   critical paths per key and the number of domains per key). AddPod/RemovePod update a copy.
+// Filter: a node without a constraint's key is UnschedulableAndUnresolvable "node(s) didn't match
+//   pod topology spread constraints (missing required label)"; count(node's domain) + (selector
+//   matches the pod ? 1 : 0) - global minimum > maxSkew is Unschedulable "node(s) didn't match
+//   pod topology spread constraints". The global minimum is 0 when the key has fewer domains
+//   than minDomains; a key with no eligible domain at all is not checked.
+// PreScore: Skip without nodes or without ScheduleAnyway constraints. Nodes lacking a key are
+//   ignored (score 0) unless the constraints are the system defaults. Counts per pair for the
+//   pairs of the filtered nodes (pods on all eligible nodes), hostname counted per node in
+//   Score; weight ln(#domains + 2) per constraint (hostname: #filtered non-ignored nodes)
+//   (CycleState "PreScorePodTopologySpread").
+// Score: round(sum over the constraints whose key the node has of count * weight + maxSkew - 1).
+// NormalizeScore: ignored nodes 0; max == 0: 100; else 100 * (max + min - score) / max.
+#include <schedhost/k8s/label_selector.hpp>
+#include <schedhost/k8s/node_selector.hpp>
+#include <schedhost/k8s/normalize_score.hpp>
+#include <schedhost/k8s/toleration.hpp>
+#include <schedhost/k8s/topology.hpp>
+#include <schedhost/k8s/validation.hpp>
+#include <schedhost/plugin.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace k8s = schedhost::k8s;
+using schedhost::Status;
+
+constexpr std::string_view kPreFilterStateKey = "PreFilterPodTopologySpread";
+constexpr std::string_view kPreScoreStateKey = "PreScorePodTopologySpread";
+constexpr const char* kErrReasonConstraintsNotMatch =
+    "node(s) didn't match pod topology spread constraints";
+constexpr const char* kErrReasonNodeLabelNotMatch =
+    "node(s) didn't match pod topology spread constraints (missing required label)";
+
+constexpr std::string_view kDoNotSchedule = "DoNotSchedule";
+constexpr std::string_view kScheduleAnyway = "ScheduleAnyway";
+constexpr std::string_view kSystemDefaulting = "System";
+constexpr std::string_view kListDefaulting = "List";
+constexpr std::string_view kPolicyHonor = "Honor";
+constexpr std::string_view kPolicyIgnore = "Ignore";
+
+constexpr std::string_view kConstraintsPointer = "/spec/topologySpreadConstraints";
+constexpr std::string_view kRequiredAffinityPointer =
+    "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution";
+constexpr std::string_view kNodeSelectorPointer = "/spec/nodeSelector";
+
+// A core/v1 TopologySpreadConstraint as written (pod spec or args), before its selector is built.
+struct RawConstraint {
+  std::int64_t max_skew = 0;
+  std::string topology_key;
+  std::string when_unsatisfiable;
+  nlohmann::json label_selector;  // null when absent
+  std::optional<std::int64_t> min_domains;
+  std::optional<std::string> node_affinity_policy;
+  std::optional<std::string> node_taints_policy;
+  std::vector<std::string> match_label_keys;
+};
+
+// One constraint as the plugin uses it (upstream topologySpreadConstraint).
+struct Constraint {
+  std::int64_t max_skew = 0;
+  std::string topology_key;
+  k8s::LabelSelector selector;
+  std::int64_t min_domains = 1;
+  bool honor_node_affinity = true;
+  bool honor_node_taints = false;
+  bool hostname = false;      // topology_key == kubernetes.io/hostname
+  bool self_match = false;    // the selector matches the incoming pod
+  std::size_t key_index = 0;  // into the distinct topology keys, in constraint order
+};
+
+// What both states share, immutable once built.
+struct Constraints {
+  std::vector<Constraint> list;
+  std::vector<std::string> keys;  // distinct topology keys, in first-use order
+  k8s::RequiredNodeAffinity required;
+  bool pod_has_own = false;  // from the pod's spec rather than the defaults
+};
+
+// ---- small JSON readers (the pod was validated by the API server; args are checked) ----------
+
+[[noreturn]] void refuse(const std::string& message) {
+  throw std::invalid_argument(message);
+}
+
+const nlohmann::json* member(const nlohmann::json& object, const char* name) {
+  const auto it = object.find(name);
+  return it == object.end() || it->is_null() ? nullptr : &*it;
+}
+
+std::string string_or_refuse(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_string()) refuse(path + ": must be a string, got " + j.dump());
+  return j.get<std::string>();
+}
+
+std::int64_t integer_or_refuse(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_number_integer()) refuse(path + ": must be an integer, got " + j.dump());
+  return j.get<std::int64_t>();
+}
+
+// A TopologySpreadConstraint object. strict: args (type problems refuse them, with their path);
+// otherwise a pod's (ill-typed fields read as absent).
+RawConstraint read_constraint(const nlohmann::json& j, const std::string& path, bool strict) {
+  RawConstraint c;
+  if (!j.is_object()) {
+    if (strict) refuse(path + ": must be a TopologySpreadConstraint object, got " + j.dump());
+    return c;
+  }
+  static const std::set<std::string, std::less<>> kFields = {
+      "maxSkew",    "topologyKey",        "whenUnsatisfiable", "labelSelector",
+      "minDomains", "nodeAffinityPolicy", "nodeTaintsPolicy",  "matchLabelKeys"};
+  for (const auto& item : j.items()) {
+    if (strict && kFields.count(item.key()) == 0) {
+      refuse("unknown field \"" + path + "." + item.key() + "\"");
+    }
+  }
+  auto str = [&](const char* name) -> std::optional<std::string> {
+    const nlohmann::json* v = member(j, name);
+    if (v == nullptr) return std::nullopt;
+    if (strict) return string_or_refuse(*v, path + "." + name);
+    return v->is_string() ? std::optional<std::string>(v->get<std::string>()) : std::nullopt;
+  };
+  auto integer = [&](const char* name) -> std::optional<std::int64_t> {
+    const nlohmann::json* v = member(j, name);
+    if (v == nullptr) return std::nullopt;
+    if (strict) return integer_or_refuse(*v, path + "." + name);
+    return v->is_number_integer() ? std::optional<std::int64_t>(v->get<std::int64_t>())
+                                  : std::nullopt;
+  };
+  c.max_skew = integer("maxSkew").value_or(0);
+  c.topology_key = str("topologyKey").value_or("");
+  c.when_unsatisfiable = str("whenUnsatisfiable").value_or("");
+  if (const nlohmann::json* s = member(j, "labelSelector")) c.label_selector = *s;
+  c.min_domains = integer("minDomains");
+  c.node_affinity_policy = str("nodeAffinityPolicy");
+  c.node_taints_policy = str("nodeTaintsPolicy");
+  if (const nlohmann::json* keys = member(j, "matchLabelKeys")) {
+    if (!keys->is_array()) {
+      if (strict) refuse(path + ".matchLabelKeys: must be a list of strings, got " + keys->dump());
+    } else {
+      for (std::size_t i = 0; i < keys->size(); ++i) {
+        const nlohmann::json& k = (*keys)[i];
+        if (strict) {
+          c.match_label_keys.push_back(
+              string_or_refuse(k, path + ".matchLabelKeys[" + std::to_string(i) + "]"));
+        } else if (k.is_string()) {
+          c.match_label_keys.push_back(k.get<std::string>());
+        }
+      }
+    }
+  }
+  return c;
+}
+
+// One of upstream's systemDefaultConstraints: ScheduleAnyway, no selector.
+RawConstraint system_default(std::int64_t max_skew, std::string_view key) {
+  RawConstraint c;
+  c.max_skew = max_skew;
+  c.topology_key = std::string(key);
+  c.when_unsatisfiable = std::string(kScheduleAnyway);
+  return c;
+}
+
+// upstream mergeLabelSetWithSelector: the set's equalities ANDed with the selector's
+// requirements; a selector that matches nothing stays so.
+k8s::LabelSelector merge_label_set(const std::map<std::string, std::string>& set,
+                                   const k8s::LabelSelector& selector) {
+  if (selector.matches_nothing()) return selector;
+  k8s::LabelSelector merged = k8s::LabelSelector::from_set(set);
+  for (const k8s::Requirement& r : selector.requirements())
+    merged.add(r);
+  return merged;
+}
+
+// upstream countPodsMatchSelector: an empty selector counts nothing.
+template <class Pods>
+int count_pods(const Pods& pods, const k8s::LabelSelector& selector, std::string_view ns) {
+  if (selector.matches_everything()) return 0;
+  return k8s::count_matching_pods(pods, selector, ns);
+}
+
+// upstream matchNodeInclusionPolicies.
+bool include_node(const Constraint& c, const schedhost::Pod& pod, const schedhost::NodeInfo& node,
+                  const k8s::RequiredNodeAffinity& required) {
+  if (c.honor_node_affinity && !required.matches(node)) return false;
+  if (c.honor_node_taints && k8s::find_untolerated_taint(node.taints(), pod.tolerations())) {
+    return false;
+  }
+  return true;
+}
+
+template <class Node>
+bool has_all_keys(const Node& node, const Constraints& cs) {
+  return k8s::has_all_topology_keys(node, cs.keys);
+}
+
+// upstream criticalPaths: the two domains with the fewest matching pods, [0] the minimum.
+struct CriticalPaths {
+  struct Path {
+    std::string value;
+    std::int64_t num = std::numeric_limits<std::int32_t>::max();
+  };
+  Path paths[2];
+
+  void update(std::string_view value, std::int64_t num) {
+    int i = -1;
+    if (value == paths[0].value) {
+      i = 0;
+    } else if (value == paths[1].value) {
+      i = 1;
+    }
+    if (i >= 0) {
+      paths[i].num = num;
+      if (paths[0].num > paths[1].num) std::swap(paths[0], paths[1]);
+    } else if (num < paths[0].num) {
+      paths[1] = paths[0];
+      paths[0] = {std::string(value), num};
+    } else if (num < paths[1].num) {
+      paths[1] = {std::string(value), num};
+    }
+  }
+};
+
+// Per topology key: TpPairToMatchNum's entries for the key, its critical paths and its number
+// of domains (fixed at PreFilter: AddPod/RemovePod do not change it, as upstream).
+struct KeyState {
+  std::map<std::string, std::int64_t, std::less<>> match_num;
+  CriticalPaths critical_paths;
+  std::int64_t domains = 0;
+};
+
+struct PreFilterState {
+  std::shared_ptr<const Constraints> constraints;  // shared by clones
+  std::vector<KeyState> keys;                      // by Constraint::key_index
+};
+
+struct PreScoreState {
+  std::shared_ptr<const Constraints> constraints;
+  std::set<std::string, std::less<>> ignored_nodes;
+  std::vector<std::map<std::string, std::int64_t, std::less<>>> pod_counts;  // by key index
+  std::vector<double> weights;                                               // by constraint
+};
+
+nlohmann::json pod_field(const schedhost::Pod& pod, std::string_view pointer) {
+  const auto text = pod.json(pointer);
+  return text ? nlohmann::json::parse(*text) : nlohmann::json();
+}
+
+Status state_missing(std::string_view prefix, std::string_view key) {
+  return Status::Error(std::string(prefix) + k8s::go_quote(key) + " from cycleState: not found");
+}
+
+class PodTopologySpread {
+ public:
+  explicit PodTopologySpread(const nlohmann::json& args) {
+    if (!args.is_object()) {
+      refuse("args must be an object (PodTopologySpreadArgs), got " + args.dump());
+    }
+    for (const auto& item : args.items()) {
+      if (item.key() != "defaultingType" && item.key() != "defaultConstraints" &&
+          item.key() != "apiVersion" && item.key() != "kind") {
+        refuse("unknown field \"" + item.key() +
+               "\": PodTopologySpread args have defaultingType and defaultConstraints");
+      }
+    }
+    std::string defaulting(kSystemDefaulting);
+    if (const nlohmann::json* t = member(args, "defaultingType")) {
+      defaulting = string_or_refuse(*t, "defaultingType");
+    }
+    std::vector<RawConstraint> defaults;
+    if (const nlohmann::json* list = member(args, "defaultConstraints")) {
+      if (!list->is_array()) {
+        refuse("defaultConstraints: must be a list of TopologySpreadConstraint, got " +
+               list->dump());
+      }
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        defaults.push_back(
+            read_constraint((*list)[i], "defaultConstraints[" + std::to_string(i) + "]", true));
+      }
+    }
+    validate(defaulting, defaults);
+    if (defaulting == kSystemDefaulting) {
+      system_defaulted_ = true;
+      default_constraints_ = {system_default(3, k8s::kLabelHostname),
+                              system_default(5, k8s::kLabelTopologyZone)};
+    } else {
+      default_constraints_ = std::move(defaults);
+    }
+  }
+
+  Status PreFilter(schedhost::Context& ctx, schedhost::CycleState& state, const schedhost::Pod& pod,
+                   schedhost::PreFilterResult&) const {
+    std::shared_ptr<const Constraints> cs;
+    try {
+      cs = constraints_for(pod, kDoNotSchedule, "obtaining pod's hard topology spread constraints",
+                           "setting default hard topology spread constraints");
+    } catch (const std::exception& e) {
+      return Status::Error(e.what());
+    }
+    if (cs->list.empty()) return Status::Skip();
+
+    PreFilterState s;
+    s.constraints = cs;
+    s.keys.resize(cs->keys.size());
+    const std::string_view ns = pod.namespace_name();
+    std::vector<std::string_view> values(cs->keys.size());
+    std::vector<std::optional<std::int64_t>> node_counts(cs->keys.size());
+    for (const schedhost::NodeInfo node : ctx.nodes()) {
+      bool all_keys = true;
+      for (std::size_t k = 0; k < cs->keys.size() && all_keys; ++k) {
+        const auto v = node.label(cs->keys[k]);
+        all_keys = v.has_value();
+        if (all_keys) values[k] = *v;
+      }
+      if (!all_keys) continue;
+      std::fill(node_counts.begin(), node_counts.end(), std::nullopt);
+      for (const Constraint& c : cs->list) {
+        if (!include_node(c, pod, node, cs->required)) continue;
+        // One count per topology pair and node: a later constraint on the same key replaces it.
+        node_counts[c.key_index] = count_pods(node.pods(), c.selector, ns);
+      }
+      for (std::size_t k = 0; k < cs->keys.size(); ++k) {
+        if (!node_counts[k]) continue;
+        auto& match_num = s.keys[k].match_num;
+        auto it = match_num.find(values[k]);
+        if (it == match_num.end()) it = match_num.emplace(std::string(values[k]), 0).first;
+        it->second += *node_counts[k];
+      }
+    }
+    for (KeyState& key : s.keys) {
+      key.domains = static_cast<std::int64_t>(key.match_num.size());
+      for (const auto& [value, num] : key.match_num)
+        key.critical_paths.update(value, num);
+    }
+    state.emplace<PreFilterState>(kPreFilterStateKey, std::move(s));
+    return {};
+  }
+
+  Status AddPod(schedhost::Context&, schedhost::CycleState& state, const schedhost::Pod& pod,
+                const schedhost::Pod& to_add, const schedhost::NodeInfo& node) const {
+    return update_with_pod(state, pod, to_add, node, 1);
+  }
+
+  Status RemovePod(schedhost::Context&, schedhost::CycleState& state, const schedhost::Pod& pod,
+                   const schedhost::Pod& to_remove, const schedhost::NodeInfo& node) const {
+    return update_with_pod(state, pod, to_remove, node, -1);
+  }
+
+  Status Filter(schedhost::Context&, const schedhost::CycleState& state, const schedhost::Pod&,
+                const schedhost::NodeInfo& node) const {
+    const PreFilterState* s = state.read<PreFilterState>(kPreFilterStateKey);
+    if (s == nullptr) return state_missing("reading ", kPreFilterStateKey);
+    for (const Constraint& c : s->constraints->list) {
+      const auto value = node.label(c.topology_key);
+      if (!value) return Status::UnschedulableAndUnresolvable(kErrReasonNodeLabelNotMatch);
+      const KeyState& key = s->keys[c.key_index];
+      if (key.domains == 0) continue;  // upstream: no domain count for the key, not checked
+      std::int64_t min_match = key.critical_paths.paths[0].num;
+      if (key.domains < c.min_domains) min_match = 0;
+      const auto it = key.match_num.find(*value);
+      const std::int64_t match = it == key.match_num.end() ? 0 : it->second;
+      if (match + (c.self_match ? 1 : 0) - min_match > c.max_skew) {
+        return Status::Unschedulable(kErrReasonConstraintsNotMatch);
+      }
+    }
+    return {};
+  }
+
+  Status PreScore(schedhost::Context& ctx, schedhost::CycleState& state, const schedhost::Pod& pod,
+                  const schedhost::NodeList& nodes) const {
+    if (nodes.empty() || ctx.nodes().empty()) return Status::Skip();
+    std::shared_ptr<const Constraints> cs;
+    try {
+      cs = constraints_for(pod, kScheduleAnyway,
+                           "calculating preScoreState: obtaining pod's soft topology spread "
+                           "constraints",
+                           "calculating preScoreState: setting default soft topology spread "
+                           "constraints");
+    } catch (const std::exception& e) {
+      return Status::Error(e.what());
+    }
+    if (cs->list.empty()) return Status::Skip();
+
+    // Nodes lacking a key are ignored unless the constraints are the system defaults (so that
+    // nodes without a zone still get hostname spreading).
+    const bool require_all = cs->pod_has_own || !system_defaulted_;
+    PreScoreState s;
+    s.constraints = cs;
+    s.pod_counts.resize(cs->keys.size());
+    std::vector<std::int64_t> topology_size(cs->list.size(), 0);
+    for (const schedhost::NodeInfo node : nodes) {
+      if (require_all && !has_all_keys(node, *cs)) {
+        s.ignored_nodes.emplace(node.name());
+        continue;
+      }
+      for (std::size_t i = 0; i < cs->list.size(); ++i) {
+        const Constraint& c = cs->list[i];
+        if (c.hostname) continue;  // counted per node in Score
+        const std::string_view value = node.label(c.topology_key).value_or(std::string_view());
+        auto& counts = s.pod_counts[c.key_index];
+        if (counts.find(value) == counts.end()) {
+          counts.emplace(std::string(value), 0);
+          ++topology_size[i];
+        }
+      }
+    }
+    s.weights.resize(cs->list.size());
+    for (std::size_t i = 0; i < cs->list.size(); ++i) {
+      std::int64_t size = topology_size[i];
+      if (cs->list[i].hostname) {
+        size = static_cast<std::int64_t>(nodes.size()) -
+               static_cast<std::int64_t>(s.ignored_nodes.size());
+      }
+      s.weights[i] = std::log(static_cast<double>(size + 2));
+    }
+
+    const std::string_view ns = pod.namespace_name();
+    for (const schedhost::NodeInfo node : ctx.nodes()) {
+      if (require_all && !has_all_keys(node, *cs)) continue;
+      for (const Constraint& c : cs->list) {
+        if (!include_node(c, pod, node, cs->required)) continue;
+        auto& counts = s.pod_counts[c.key_index];
+        const auto it = counts.find(node.label(c.topology_key).value_or(std::string_view()));
+        if (it == counts.end()) continue;  // no candidate node in this domain (or hostname)
+        it->second += count_pods(node.pods(), c.selector, ns);
+      }
+    }
+    state.emplace<PreScoreState>(kPreScoreStateKey, std::move(s));
+    return {};
+  }
+
+  Status Score(schedhost::Context&, const schedhost::CycleState& state, const schedhost::Pod& pod,
+               const schedhost::NodeInfo& node, std::int64_t& score) const {
+    const PreScoreState* s = state.read<PreScoreState>(kPreScoreStateKey);
+    if (s == nullptr) return state_missing("error reading ", kPreScoreStateKey);
+    score = 0;
+    if (s->ignored_nodes.count(node.name()) != 0) return {};
+    double sum = 0;
+    const auto& list = s->constraints->list;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Constraint& c = list[i];
+      const auto value = node.label(c.topology_key);
+      if (!value) continue;
+      std::int64_t count = 0;
+      if (c.hostname) {
+        count = count_pods(node.pods(), c.selector, pod.namespace_name());
+      } else {
+        const auto& counts = s->pod_counts[c.key_index];
+        const auto it = counts.find(*value);
+        if (it != counts.end()) count = it->second;
+      }
+      sum += static_cast<double>(count) * s->weights[i] + static_cast<double>(c.max_skew - 1);
+    }
+    score = static_cast<std::int64_t>(std::round(sum));
+    return {};
+  }
+
+  Status NormalizeScore(schedhost::Context&, const schedhost::CycleState& state,
+                        const schedhost::Pod&, schedhost::NodeScoreList& scores) const {
+    const PreScoreState* s = state.read<PreScoreState>(kPreScoreStateKey);
+    if (s == nullptr) return state_missing("error reading ", kPreScoreStateKey);
+    std::int64_t min_score = std::numeric_limits<std::int64_t>::max();
+    std::int64_t max_score = 0;
+    for (std::size_t i = 0; i < scores.size(); ++i) {
+      if (s->ignored_nodes.count(scores.node_name(i)) != 0) continue;
+      min_score = std::min(min_score, scores.score(i));
+      max_score = std::max(max_score, scores.score(i));
+    }
+    for (std::size_t i = 0; i < scores.size(); ++i) {
+      if (s->ignored_nodes.count(scores.node_name(i)) != 0) {
+        scores.score(i) = 0;
+      } else if (max_score == 0) {
+        scores.score(i) = k8s::kMaxNodeScore;
+      } else {
+        scores.score(i) =
+            k8s::kMaxNodeScore * (max_score + min_score - scores.score(i)) / max_score;
+      }
+    }
+    return {};
+  }
+
+ private:
+  // upstream ValidatePodTopologySpreadArgs (root path).
+  static void validate(const std::string& defaulting, const std::vector<RawConstraint>& defaults) {
+    std::vector<k8s::FieldError> errors;
+    const k8s::FieldPath type_path("defaultingType");
+    if (defaulting != kSystemDefaulting && defaulting != kListDefaulting) {
+      errors.push_back(k8s::FieldError::not_supported(type_path, defaulting,
+                                                      {kSystemDefaulting, kListDefaulting}));
+    } else if (defaulting == kSystemDefaulting && !defaults.empty()) {
+      errors.push_back(k8s::FieldError::invalid(type_path, k8s::go_quote(defaulting),
+                                                "when .defaultConstraints are not empty"));
+    }
+    const k8s::FieldPath list_path("defaultConstraints");
+    for (std::size_t i = 0; i < defaults.size(); ++i) {
+      const RawConstraint& c = defaults[i];
+      const k8s::FieldPath p = list_path.index(i);
+      if (c.max_skew <= 0) {
+        errors.push_back(k8s::FieldError::invalid(p.child("maxSkew"), std::to_string(c.max_skew),
+                                                  "not in valid range (0, inf)"));
+      }
+      const k8s::FieldPath key_path = p.child("topologyKey");
+      if (c.topology_key.empty()) {
+        errors.push_back({key_path.str(), "Required value", "", "can not be empty"});
+      } else {
+        for (const std::string& msg : k8s::is_qualified_name(c.topology_key)) {
+          errors.push_back(k8s::FieldError::invalid(key_path, k8s::go_quote(c.topology_key), msg));
+        }
+      }
+      const k8s::FieldPath when_path = p.child("whenUnsatisfiable");
+      if (c.when_unsatisfiable.empty()) {
+        errors.push_back({when_path.str(), "Required value", "", "can not be empty"});
+      } else if (c.when_unsatisfiable != kDoNotSchedule &&
+                 c.when_unsatisfiable != kScheduleAnyway) {
+        errors.push_back(k8s::FieldError::not_supported(when_path, c.when_unsatisfiable,
+                                                        {kDoNotSchedule, kScheduleAnyway}));
+      }
+      if (!c.label_selector.is_null()) {
+        errors.push_back({p.child("labelSelector").str(), "Forbidden", "",
+                          "constraint must not define a selector, as they deduced for each pod"});
+      }
+      for (std::size_t j = 0; j < i; ++j) {
+        if (defaults[j].topology_key == c.topology_key &&
+            defaults[j].when_unsatisfiable == c.when_unsatisfiable) {
+          errors.push_back({p.str(), "Duplicate value",
+                            k8s::go_quote("{" + c.topology_key + ", " + c.when_unsatisfiable + "}"),
+                            ""});
+          break;
+        }
+      }
+    }
+    if (!errors.empty()) refuse(k8s::aggregate(errors));
+  }
+
+  // upstream filterTopologySpreadConstraints: the constraints with this action, their selectors
+  // built (matchLabelKeys merged). selector_override replaces every selector (defaults).
+  static std::vector<Constraint> filter_constraints(
+      const std::vector<RawConstraint>& raw, std::string_view action, const schedhost::Pod& pod,
+      const std::optional<k8s::LabelSelector>& selector_override) {
+    std::vector<Constraint> out;
+    for (const RawConstraint& r : raw) {
+      if (r.when_unsatisfiable != action) continue;
+      Constraint c;
+      c.max_skew = r.max_skew;
+      c.topology_key = r.topology_key;
+      if (selector_override) {
+        c.selector = *selector_override;
+      } else {
+        c.selector = k8s::LabelSelector::parse(r.label_selector);  // throws ParseError
+        std::map<std::string, std::string> match_labels;
+        for (const std::string& key : r.match_label_keys) {
+          if (const auto v = pod.label(key)) match_labels.emplace(key, std::string(*v));
+        }
+        if (!match_labels.empty()) c.selector = merge_label_set(match_labels, c.selector);
+      }
+      c.min_domains = r.min_domains.value_or(1);
+      c.honor_node_affinity =
+          r.node_affinity_policy.value_or(std::string(kPolicyHonor)) != kPolicyIgnore;
+      c.honor_node_taints =
+          r.node_taints_policy.value_or(std::string(kPolicyIgnore)) == kPolicyHonor;
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  // upstream helper.DefaultSelector: the selectors of the Services, ReplicationControllers,
+  // ReplicaSets and StatefulSets that select the pod. The host models none of those objects, so
+  // the selector is empty (and buildDefaultConstraints then yields no constraints).
+  static k8s::LabelSelector default_selector(const schedhost::Pod&) {
+    return k8s::LabelSelector::everything();
+  }
+
+  // The pod's constraints for `action` (its own, or the defaults), ready for counting; throws
+  // std::runtime_error with upstream's wording when a selector does not parse.
+  std::shared_ptr<const Constraints> constraints_for(const schedhost::Pod& pod,
+                                                     std::string_view action, const char* own_error,
+                                                     const char* default_error) const {
+    auto cs = std::make_shared<Constraints>();
+    const nlohmann::json own = pod_field(pod, kConstraintsPointer);
+    cs->pod_has_own = own.is_array() && !own.empty();
+    if (cs->pod_has_own) {
+      std::vector<RawConstraint> raw;
+      for (const nlohmann::json& j : own)
+        raw.push_back(read_constraint(j, "", false));
+      try {
+        cs->list = filter_constraints(raw, action, pod, std::nullopt);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(std::string(own_error) + ": " + e.what());
+      }
+    } else {
+      try {
+        cs->list =
+            filter_constraints(default_constraints_, action, pod, k8s::LabelSelector::nothing());
+      } catch (const std::exception& e) {
+        throw std::runtime_error(std::string(default_error) + ": " + e.what());
+      }
+      if (!cs->list.empty()) {
+        const k8s::LabelSelector selector = default_selector(pod);
+        if (selector.matches_everything()) {
+          cs->list.clear();
+        } else {
+          for (Constraint& c : cs->list)
+            c.selector = selector;
+        }
+      }
+    }
+    if (cs->list.empty()) return cs;
+    for (Constraint& c : cs->list) {
+      c.hostname = c.topology_key == k8s::kLabelHostname;
+      c.self_match = c.selector.matches(pod);
+      std::size_t k = 0;
+      while (k < cs->keys.size() && cs->keys[k] != c.topology_key)
+        ++k;
+      if (k == cs->keys.size()) cs->keys.push_back(c.topology_key);
+      c.key_index = k;
+    }
+    const auto node_selector = pod.json(kNodeSelectorPointer);
+    const auto required = pod.json(kRequiredAffinityPointer);
+    cs->required = k8s::RequiredNodeAffinity::parse_texts(node_selector, required);
+    return cs;
+  }
+
+  // upstream updateWithPod, on this cycle's copy of the PreFilter state.
+  static Status update_with_pod(schedhost::CycleState& state, const schedhost::Pod& pod,
+                                const schedhost::Pod& other, const schedhost::NodeInfo& node,
+                                std::int64_t delta) {
+    PreFilterState* s = state.read<PreFilterState>(kPreFilterStateKey);
+    if (s == nullptr) return state_missing("reading ", kPreFilterStateKey);
+    if (other.namespace_name() != pod.namespace_name()) return {};
+    const Constraints& cs = *s->constraints;
+    if (!has_all_keys(node, cs)) return {};
+    for (const Constraint& c : cs.list) {
+      if (!c.selector.matches(other)) continue;
+      if (!include_node(c, pod, node, cs.required)) continue;
+      const std::string_view value = *node.label(c.topology_key);
+      KeyState& key = s->keys[c.key_index];
+      auto it = key.match_num.find(value);
+      if (it == key.match_num.end()) it = key.match_num.emplace(std::string(value), 0).first;
+      it->second += delta;
+      key.critical_paths.update(value, it->second);
+    }
+    return {};
+  }
+
+  bool system_defaulted_ = false;
+  std::vector<RawConstraint> default_constraints_;
+};
+
+}  // namespace
+
+SCHEDHOST_LIBRARY("pod-topology-spread", "1.0.0",
+                  schedhost::plugin<PodTopologySpread>(
+                      "PodTopologySpread",
+                      "Spreads pods across topology domains (zones, nodes, ...) as their "
+                      "topologySpreadConstraints ask"))
