@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster/namespace.hpp"
 #include "cluster/node.hpp"
 #include "cluster/pod.hpp"
 #include "cluster/snapshot.hpp"
@@ -25,6 +26,8 @@ struct IgnoredObject {
 // shared, so a Snapshot and the queue can hold the same objects.
 struct Cluster {
   std::vector<std::shared_ptr<const Node>> nodes;
+  // kind: Namespace (v1). A pod's namespace need not have one (its labels are then empty).
+  std::vector<std::shared_ptr<const Namespace>> namespaces;
   // spec.nodeName set: they count against their node.
   std::vector<std::shared_ptr<const Pod>> running_pods;
   // spec.nodeName unset: to be scheduled, in this order.
@@ -34,8 +37,12 @@ struct Cluster {
   std::vector<std::shared_ptr<const Pod>> finished_pods;
   std::vector<IgnoredObject> ignored;
 
-  // A NodeInfo per node (file order) with the running pods on it.
-  Snapshot snapshot() const { return Snapshot(nodes, running_pods); }
+  // A NodeInfo per node (file order) with the running pods on it, and the namespaces.
+  Snapshot snapshot() const {
+    Snapshot s(nodes, running_pods);
+    s.set_namespaces(namespaces);
+    return s;
+  }
 };
 
 }  // namespace schedhost::cluster

@@ -269,9 +269,13 @@ class ClusterBuilder {
       throw InputError(ref.location(field) + ": " + kind +
                        " has no metadata.name: add a name under metadata");
     }
-    if (kind == "Pod" || kind == "Node") check_api_version(object, ref, kind, *name);
+    if (kind == "Pod" || kind == "Node" || kind == "Namespace") {
+      check_api_version(object, ref, kind, *name);
+    }
     if (kind == "Node") {
       add_node(std::move(object), ref, *name);
+    } else if (kind == "Namespace") {
+      add_namespace(std::move(object), ref, *name);
     } else if (kind == "Pod") {
       add_pod(std::move(object), ref, *name);
     } else {
@@ -339,6 +343,21 @@ class ClusterBuilder {
     cluster_.nodes.push_back(std::move(node));
   }
 
+  void add_namespace(nlohmann::json object, const ObjectRef& ref, const std::string& name) {
+    std::shared_ptr<const Namespace> ns;
+    try {
+      ns = std::make_shared<const Namespace>(std::move(object));
+    } catch (const ObjectError& e) {
+      throw InputError(ref.location(e.pointer()) + ": Namespace \"" + name + "\": " + e.what());
+    }
+    auto [it, inserted] = namespace_locations_.emplace(name, ref.location());
+    if (!inserted) {
+      throw InputError(ref.location() + ": Namespace \"" + name + "\" is defined twice (first at " +
+                       it->second + "): remove one of them or rename it");
+    }
+    cluster_.namespaces.push_back(std::move(ns));
+  }
+
   void add_pod(nlohmann::json object, const ObjectRef& ref, const std::string& name) {
     // Named from the JSON for errors raised before the Pod exists (namespace as Pod defaults it).
     std::string ns = "default";
@@ -375,9 +394,10 @@ class ClusterBuilder {
   }
 
   Cluster cluster_;
-  std::unordered_map<std::string, std::string> node_locations_;  // name -> where
-  std::unordered_map<std::string, std::string> pod_locations_;   // namespace/name -> where
-  std::unordered_map<std::string, std::string> pod_uids_;        // uid -> namespace/name
+  std::unordered_map<std::string, std::string> node_locations_;       // name -> where
+  std::unordered_map<std::string, std::string> namespace_locations_;  // name -> where
+  std::unordered_map<std::string, std::string> pod_locations_;        // namespace/name -> where
+  std::unordered_map<std::string, std::string> pod_uids_;             // uid -> namespace/name
   std::vector<std::pair<std::shared_ptr<const Pod>, ObjectRef>> bound_pods_;
 };
 

@@ -41,6 +41,30 @@ Snapshot::Snapshot(const std::vector<std::shared_ptr<const Node>>& nodes,
   }
 }
 
+void Snapshot::set_namespaces(const std::vector<std::shared_ptr<const Namespace>>& namespaces) {
+  auto ns = std::make_shared<Namespaces>();
+  ns->list.reserve(namespaces.size());
+  for (const auto& n : namespaces) {
+    if (!n) throw std::invalid_argument("Snapshot: null namespace");
+    if (!ns->index.emplace(n->name(), ns->list.size()).second) {
+      throw std::invalid_argument("Snapshot: duplicate namespace \"" + n->name() + "\"");
+    }
+    ns->list.push_back(n);
+  }
+  namespaces_ = std::move(ns);
+}
+
+const std::vector<std::shared_ptr<const Namespace>>& Snapshot::namespaces() const {
+  static const std::vector<std::shared_ptr<const Namespace>> kNone;
+  return namespaces_ ? namespaces_->list : kNone;
+}
+
+const Namespace* Snapshot::find_namespace(std::string_view name) const {
+  if (!namespaces_) return nullptr;
+  auto it = namespaces_->index.find(name);
+  return it == namespaces_->index.end() ? nullptr : namespaces_->list[it->second].get();
+}
+
 const NodeInfo* Snapshot::find(std::string_view node_name) const {
   auto index = index_of(node_name);
   return index ? &node_infos_[*index] : nullptr;

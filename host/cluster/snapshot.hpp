@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cluster/namespace.hpp"
 #include "cluster/node.hpp"
 #include "cluster/node_info.hpp"
 #include "cluster/pod.hpp"
@@ -34,6 +35,14 @@ class Snapshot {
   // The NodeInfo holding the pod with that uid, or nullptr.
   const NodeInfo* node_of_pod(std::string_view pod_uid) const;
 
+  // The Namespace objects of the cluster (shared, not copied, by copies of the snapshot). Throws
+  // std::invalid_argument for a duplicate name.
+  void set_namespaces(const std::vector<std::shared_ptr<const Namespace>>& namespaces);
+  // In the order given to set_namespaces.
+  const std::vector<std::shared_ptr<const Namespace>>& namespaces() const;
+  // nullptr when no Namespace object has that name.
+  const Namespace* find_namespace(std::string_view name) const;
+
   // Places a copy of pod, bound to node_name (new generation), on that node and returns it.
   // Throws std::invalid_argument when the node is unknown or the uid is already placed.
   std::shared_ptr<const Pod> assume(const Pod& pod, std::string_view node_name);
@@ -49,9 +58,15 @@ class Snapshot {
 
   void place(std::shared_ptr<const Pod> pod, size_t node_index);
 
+  struct Namespaces {
+    std::vector<std::shared_ptr<const Namespace>> list;
+    Index index;  // name -> position in list
+  };
+
   std::vector<NodeInfo> node_infos_;
-  Index node_index_;  // node name -> position
-  Index pod_node_;    // pod uid -> position of its node
+  Index node_index_;                              // node name -> position
+  Index pod_node_;                                // pod uid -> position of its node
+  std::shared_ptr<const Namespaces> namespaces_;  // immutable, shared by copies
 };
 
 }  // namespace schedhost::cluster

@@ -6,6 +6,7 @@
 
 #include <string_view>
 
+#include "cluster/namespace.hpp"
 #include "cluster/node_info.hpp"
 #include "cluster/pod.hpp"
 #include "cluster/snapshot.hpp"
@@ -393,6 +394,35 @@ const schedhost_node_t* snapshot_node_get(const schedhost_call_t* call, schedhos
   return s == nullptr ? nullptr : node_handle(s->find(view(name)));
 }
 
+// -- the namespaces of the current call's snapshot -----------------------------------------------
+
+size_t namespace_count(const schedhost_call_t* call) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  return s == nullptr ? 0 : s->namespaces().size();
+}
+schedhost_str_t namespace_name_at(const schedhost_call_t* call, size_t i) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  if (s == nullptr || i >= s->namespaces().size()) return {nullptr, 0};
+  return str(s->namespaces()[i]->name());
+}
+const cluster::StringMap* namespace_labels(const schedhost_call_t* call, schedhost_str_t ns) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  const cluster::Namespace* n = s == nullptr ? nullptr : s->find_namespace(view(ns));
+  return n == nullptr ? nullptr : &n->labels();
+}
+bool namespace_label_get(const schedhost_call_t* call, schedhost_str_t ns, schedhost_str_t key,
+                         schedhost_str_t* out) {
+  return map_get(namespace_labels(call, ns), key, out);
+}
+size_t namespace_label_count(const schedhost_call_t* call, schedhost_str_t ns) {
+  const cluster::StringMap* labels = namespace_labels(call, ns);
+  return labels == nullptr ? 0 : labels->size();
+}
+bool namespace_label_at(const schedhost_call_t* call, schedhost_str_t ns, size_t i,
+                        schedhost_str_t* out_key, schedhost_str_t* out_value) {
+  return map_at(namespace_labels(call, ns), i, out_key, out_value);
+}
+
 }  // namespace
 
 void fill_object_accessors(schedhost_host_api_t& t) {
@@ -431,6 +461,11 @@ void fill_object_accessors(schedhost_host_api_t& t) {
   t.snapshot_node_count = &snapshot_node_count;
   t.snapshot_node_at = &snapshot_node_at;
   t.snapshot_node_get = &snapshot_node_get;
+  t.namespace_count = &namespace_count;
+  t.namespace_name_at = &namespace_name_at;
+  t.namespace_label_get = &namespace_label_get;
+  t.namespace_label_count = &namespace_label_count;
+  t.namespace_label_at = &namespace_label_at;
 }
 
 }  // namespace schedhost::framework

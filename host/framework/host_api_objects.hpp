@@ -5,7 +5,7 @@
 
 namespace schedhost::framework {
 
-// Sets every pod_*, node_* and snapshot_* function of table.
+// Sets every pod_*, node_*, snapshot_* and namespace_* function of table.
 void fill_object_accessors(schedhost_host_api_t& table);
 
 }  // namespace schedhost::framework

@@ -362,6 +362,24 @@ typedef struct schedhost_host_api {
   bool (*waiting_pod_reject)(schedhost_call_t* call, schedhost_str_t pod_uid,
                              schedhost_str_t message);
 
+  /* -- Namespaces of the snapshot the current call sees (kind: Namespace objects of the cluster),
+   * for namespaceSelector (upstream's namespace lister). A pod's namespace may have no Namespace
+   * object: it then has no labels. Views are borrowed until the hook returns. [call], and from
+   * the threads of a [concurrent] hook -- */
+  /* How many Namespace objects the snapshot has. */
+  size_t (*namespace_count)(const schedhost_call_t* call);
+  /* The name of the index-th Namespace object (snapshot order); {NULL, 0} past the end. */
+  schedhost_str_t (*namespace_name_at)(const schedhost_call_t* call, size_t index);
+  /* Looks up one label of namespace ns; false (and *out_value untouched) when the label or the
+   * Namespace object is absent. */
+  bool (*namespace_label_get)(const schedhost_call_t* call, schedhost_str_t ns, schedhost_str_t key,
+                              schedhost_str_t* out_value);
+  /* How many labels namespace ns has (0 when it has no Namespace object). */
+  size_t (*namespace_label_count)(const schedhost_call_t* call, schedhost_str_t ns);
+  /* The index-th label of namespace ns in key order; false past the end. */
+  bool (*namespace_label_at)(const schedhost_call_t* call, schedhost_str_t ns, size_t index,
+                             schedhost_str_t* out_key, schedhost_str_t* out_value);
+
   /* 1.1 and later: append here only. */
 } schedhost_host_api_t;
 

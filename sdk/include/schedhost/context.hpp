@@ -1,4 +1,5 @@
-// schedhost/context.hpp - the current call: the snapshot it sees and the pods waiting at Permit.
+// schedhost/context.hpp - the current call: the snapshot it sees (nodes, namespaces) and the pods
+// waiting at Permit.
 // Valid until the hook returns, on the hook's thread ([call]).
 #pragma once
 
@@ -27,6 +28,36 @@ class Context {
     const schedhost_node_t* node = api_->snapshot_node_get(call_, to_str(name));
     if (node == nullptr) return std::nullopt;
     return NodeInfo(api_, node);
+  }
+
+  // The names of the snapshot's Namespace objects, in snapshot order (empty on a host without
+  // namespace support).
+  auto namespaces() const {
+    auto count = detail::host_fn(api_, &schedhost_host_api_t::namespace_count);
+    auto at = detail::host_fn(api_, &schedhost_host_api_t::namespace_name_at);
+    return make_index_range<std::string_view>(
+        count == nullptr || at == nullptr ? 0 : count(call_),
+        [at, call = call_](std::size_t i) { return to_view(at(call, i)); });
+  }
+  // The labels of namespace ns, in key order; empty when it has no Namespace object (or the host
+  // predates namespace support).
+  auto namespace_labels(std::string_view ns) const {
+    auto count = detail::host_fn(api_, &schedhost_host_api_t::namespace_label_count);
+    auto at = detail::host_fn(api_, &schedhost_host_api_t::namespace_label_at);
+    return make_index_range<KeyValue>(
+        count == nullptr || at == nullptr ? 0 : count(call_, to_str(ns)),
+        [at, call = call_, ns](std::size_t i) {
+          schedhost_str_t k{}, v{};
+          at(call, to_str(ns), i, &k, &v);
+          return KeyValue{to_view(k), to_view(v)};
+        });
+  }
+  // One label of namespace ns; nullopt when absent.
+  std::optional<std::string_view> namespace_label(std::string_view ns, std::string_view key) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::namespace_label_get);
+    schedhost_str_t out{};
+    if (fn == nullptr || !fn(call_, to_str(ns), to_str(key), &out)) return std::nullopt;
+    return to_view(out);
   }
 
   // Pods currently waiting at Permit.
