@@ -22,6 +22,7 @@
 #include "cli/output_text.hpp"
 #include "cli/table.hpp"
 #include "cluster/cluster_file.hpp"
+#include "cluster/json_field.hpp"
 #include "cluster/object_error.hpp"
 #include "cluster/yaml_to_json.hpp"
 #include "common/input_error.hpp"
@@ -105,23 +106,6 @@ std::vector<YAML::Node> load_yaml(const std::string& text, const std::string& fi
   }
 }
 
-const char* json_type_name(const nlohmann::json& value) {
-  switch (value.type()) {
-    case nlohmann::json::value_t::object:
-      return "a mapping";
-    case nlohmann::json::value_t::array:
-      return "a sequence";
-    case nlohmann::json::value_t::string:
-      return "a string";
-    case nlohmann::json::value_t::boolean:
-      return "a boolean";
-    case nlohmann::json::value_t::null:
-      return "empty";
-    default:
-      return "a number";
-  }
-}
-
 // The mark of the deepest YAML node along an RFC 6901 pointer (its parent when it is missing).
 YAML::Mark locate(const YAML::Node& node, std::string_view pointer) {
   if (pointer.empty() || pointer.front() != '/') return node.Mark();
@@ -178,7 +162,8 @@ std::shared_ptr<const cluster::Pod> read_pod(const std::string& file) {
     return yaml ? mark_location(file, locate(*yaml, pointer)) : source_location(file);
   };
   if (!object.is_object()) {
-    throw InputError(where("") + ": the pod file holds " + json_type_name(object) +
+    throw InputError(where("") + ": the pod file holds " +
+                     cluster::json_type_name(object, "empty") +
                      ", not a Pod: write one Pod object with apiVersion, kind and metadata");
   }
   const auto kind = object.find("kind");
@@ -241,7 +226,8 @@ std::string read_args(const std::string& value) {
   }
   if (args.is_null()) return "{}";
   if (!args.is_object()) {
-    throw InputError(where + ": the args must be a mapping of fields, got " + json_type_name(args) +
+    throw InputError(where + ": the args must be a mapping of fields, got " +
+                     cluster::json_type_name(args, "empty") +
                      ": write them as a JSON object or YAML mapping");
   }
   return args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

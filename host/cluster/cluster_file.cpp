@@ -13,6 +13,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/json_field.hpp"
 #include "cluster/object_error.hpp"
 #include "cluster/yaml_to_json.hpp"
 #include "common/input_error.hpp"
@@ -109,23 +110,6 @@ struct ObjectRef {
     return ObjectRef{source, pointer + std::string(field_pointer)};
   }
 };
-
-const char* json_type_name(const nlohmann::json& value) {
-  switch (value.type()) {
-    case nlohmann::json::value_t::object:
-      return "a mapping";
-    case nlohmann::json::value_t::array:
-      return "a sequence";
-    case nlohmann::json::value_t::string:
-      return "a string";
-    case nlohmann::json::value_t::boolean:
-      return "a boolean";
-    case nlohmann::json::value_t::null:
-      return "empty";
-    default:
-      return "a number";
-  }
-}
 
 const nlohmann::json* member(const nlohmann::json& object, std::string_view key) {
   auto it = object.find(key);
@@ -237,7 +221,7 @@ class ClusterBuilder {
   void add_document(nlohmann::json object, const ObjectRef& ref, const std::string& label,
                     const std::string& implied_kind) {
     if (!object.is_object()) {
-      throw InputError(ref.location() + ": " + label + " is " + json_type_name(object) +
+      throw InputError(ref.location() + ": " + label + " is " + json_type_name(object, "empty") +
                        ", not a Kubernetes object: write a mapping with apiVersion, kind and "
                        "metadata");
     }
@@ -245,7 +229,7 @@ class ClusterBuilder {
     if (const nlohmann::json* field = member(object, "kind")) {
       if (!field->is_string()) {
         throw InputError(ref.location("/kind") + ": kind must be a string, not " +
-                         json_type_name(*field) + ": write kind: Pod or kind: Node");
+                         json_type_name(*field, "empty") + ": write kind: Pod or kind: Node");
       }
       kind = field->get<std::string>();
     }
@@ -296,7 +280,7 @@ class ClusterBuilder {
     if (items == nullptr) return;  // an empty list
     if (!items->is_array()) {
       throw InputError(ref.location("/items") + ": " + kind + " items must be a sequence, not " +
-                       json_type_name(*items) + ": write items as a YAML list of objects");
+                       json_type_name(*items, "empty") + ": write items as a YAML list of objects");
     }
     // "PodList" items are Pods even without a kind; "List" items must say.
     std::string implied = kind == "List" ? "" : kind.substr(0, kind.size() - 4);

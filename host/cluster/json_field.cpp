@@ -35,23 +35,6 @@ std::string child_path(const std::string& parent, std::string_view key) {
   return parent.empty() ? std::string(key) : parent + "." + std::string(key);
 }
 
-const char* type_name(const nlohmann::json& value) {
-  switch (value.type()) {
-    case nlohmann::json::value_t::object:
-      return "a mapping";
-    case nlohmann::json::value_t::array:
-      return "a sequence";
-    case nlohmann::json::value_t::string:
-      return "a string";
-    case nlohmann::json::value_t::boolean:
-      return "a boolean";
-    case nlohmann::json::value_t::null:
-      return "null";
-    default:
-      return "a number";
-  }
-}
-
 }  // namespace
 
 void JsonField::fail(std::string_view problem) const {
@@ -65,7 +48,7 @@ std::string JsonField::quoted() const {
 
 std::optional<JsonField> JsonField::member(std::string_view key) const {
   if (!value_->is_object()) {
-    fail(std::string("must be a mapping (key: value pairs), not ") + type_name(*value_) +
+    fail(std::string("must be a mapping (key: value pairs), not ") + json_type_name(*value_) +
          ": fix its type");
   }
   auto it = value_->find(key);
@@ -84,7 +67,8 @@ std::optional<JsonField> JsonField::get(std::initializer_list<std::string_view> 
 
 std::vector<JsonField> JsonField::items() const {
   if (!value_->is_array()) {
-    fail(std::string("must be a sequence (a list), not ") + type_name(*value_) + ": fix its type");
+    fail(std::string("must be a sequence (a list), not ") + json_type_name(*value_) +
+         ": fix its type");
   }
   std::vector<JsonField> out;
   out.reserve(value_->size());
@@ -97,7 +81,7 @@ std::vector<JsonField> JsonField::items() const {
 
 std::vector<std::pair<std::string, JsonField>> JsonField::members() const {
   if (!value_->is_object()) {
-    fail(std::string("must be a mapping (key: value pairs), not ") + type_name(*value_) +
+    fail(std::string("must be a mapping (key: value pairs), not ") + json_type_name(*value_) +
          ": fix its type");
   }
   std::vector<std::pair<std::string, JsonField>> out;
@@ -112,7 +96,7 @@ std::vector<std::pair<std::string, JsonField>> JsonField::members() const {
 std::string JsonField::as_string() const {
   if (value_->is_string()) return value_->get<std::string>();
   if (value_->is_number() || value_->is_boolean()) return quoted();
-  fail(std::string("must be a string, not ") + type_name(*value_) + ": quote the value");
+  fail(std::string("must be a string, not ") + json_type_name(*value_) + ": quote the value");
 }
 
 int64_t JsonField::as_int() const {
@@ -140,7 +124,7 @@ Quantity JsonField::as_quantity() const {
     // shortest round-trip form reproduces any decimal of up to 15 significant digits.
     text = quoted();
   } else {
-    fail(std::string("must be a quantity such as 500m or 2, not ") + type_name(*value_) +
+    fail(std::string("must be a quantity such as 500m or 2, not ") + json_type_name(*value_) +
          ": write a number with an optional suffix");
   }
   std::optional<Quantity> quantity = parse_quantity(text);
@@ -170,6 +154,23 @@ int64_t JsonField::as_time_ms() const {
 std::string string_member(const JsonField& field, std::string_view key, std::string fallback) {
   std::optional<JsonField> member = field.member(key);
   return member ? member->as_string() : std::move(fallback);
+}
+
+const char* json_type_name(const nlohmann::json& value, const char* null_word) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::object:
+      return "a mapping";
+    case nlohmann::json::value_t::array:
+      return "a sequence";
+    case nlohmann::json::value_t::string:
+      return "a string";
+    case nlohmann::json::value_t::boolean:
+      return "a boolean";
+    case nlohmann::json::value_t::null:
+      return null_word;
+    default:
+      return "a number";
+  }
 }
 
 }  // namespace schedhost::cluster

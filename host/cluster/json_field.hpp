@@ -67,4 +67,8 @@ class JsonField {
 // Member `key` of field, as a string, or `fallback` when absent.
 std::string string_member(const JsonField& field, std::string_view key, std::string fallback = {});
 
+// What a JSON value is, for messages: "a mapping", "a sequence", "a string", "a boolean",
+// "a number", or null_word for null.
+const char* json_type_name(const nlohmann::json& value, const char* null_word = "null");
+
 }  // namespace schedhost::cluster
