@@ -10,6 +10,7 @@
 #include "cluster/namespace.hpp"
 #include "cluster/node.hpp"
 #include "cluster/pod.hpp"
+#include "cluster/pod_disruption_budget.hpp"
 #include "cluster/snapshot.hpp"
 
 namespace schedhost::cluster {
@@ -35,12 +36,16 @@ struct Cluster {
   // status.phase Succeeded or Failed: neither scheduled nor counted, as upstream's informers
   // leave terminated pods out of the scheduler cache.
   std::vector<std::shared_ptr<const Pod>> finished_pods;
+  // kind: PodDisruptionBudget (policy/v1 or v1beta1), for preemption (no plugin uses them yet).
+  std::vector<std::shared_ptr<const PodDisruptionBudget>> pod_disruption_budgets;
   std::vector<IgnoredObject> ignored;
 
-  // A NodeInfo per node (file order) with the running pods on it, and the namespaces.
+  // A NodeInfo per node (file order) with the running pods on it, the namespaces and the
+  // PodDisruptionBudgets.
   Snapshot snapshot() const {
     Snapshot s(nodes, running_pods);
     s.set_namespaces(namespaces);
+    s.set_pod_disruption_budgets(pod_disruption_budgets);
     return s;
   }
 };

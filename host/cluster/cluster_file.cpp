@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -254,12 +255,14 @@ class ClusterBuilder {
                        " has no metadata.name: add a name under metadata");
     }
     if (kind == "Pod" || kind == "Node" || kind == "Namespace") {
-      check_api_version(object, ref, kind, *name);
+      check_api_version(object, ref, kind, *name, {"v1"});
     }
     if (kind == "Node") {
       add_node(std::move(object), ref, *name);
     } else if (kind == "Namespace") {
       add_namespace(std::move(object), ref, *name);
+    } else if (kind == "PodDisruptionBudget") {
+      add_pod_disruption_budget(std::move(object), ref, *name);
     } else if (kind == "Pod") {
       add_pod(std::move(object), ref, *name);
     } else {
@@ -300,16 +303,32 @@ class ClusterBuilder {
     return name->get<std::string>();
   }
 
+  // `name` as the messages show the object ("ns/name" for a namespaced kind); `versions` are the
+  // accepted apiVersions, the first one suggested.
   static void check_api_version(const nlohmann::json& object, const ObjectRef& ref,
-                                const std::string& kind, const std::string& name) {
+                                const std::string& kind, const std::string& name,
+                                std::initializer_list<std::string_view> versions) {
     const nlohmann::json* version = member(object, "apiVersion");
-    if (version == nullptr || (version->is_string() && version->get<std::string>() == "v1")) {
-      return;  // a hand-written object may leave apiVersion out
+    if (version == nullptr) return;  // a hand-written object may leave apiVersion out
+    if (version->is_string() && std::find(versions.begin(), versions.end(),
+                                          version->get<std::string>()) != versions.end()) {
+      return;
     }
     std::string shown =
         version->is_string() ? "\"" + version->get<std::string>() + "\"" : version->dump();
     throw InputError(ref.location("/apiVersion") + ": " + kind + " \"" + name + "\": apiVersion " +
-                     shown + " is not supported for kind " + kind + ": use apiVersion: v1");
+                     shown + " is not supported for kind " + kind +
+                     ": use apiVersion: " + std::string(*versions.begin()));
+  }
+
+  // metadata.namespace as the models default it, for messages about an object not built yet.
+  static std::string namespace_of(const nlohmann::json& object) {
+    const nlohmann::json* metadata = member(object, "metadata");
+    const nlohmann::json* ns = metadata != nullptr ? member(*metadata, "namespace") : nullptr;
+    if (ns != nullptr && ns->is_string() && !ns->get<std::string>().empty()) {
+      return ns->get<std::string>();
+    }
+    return "default";
   }
 
   void add_node(nlohmann::json object, const ObjectRef& ref, const std::string& name) {
@@ -340,6 +359,27 @@ class ClusterBuilder {
                        it->second + "): remove one of them or rename it");
     }
     cluster_.namespaces.push_back(std::move(ns));
+  }
+
+  // policy/v1 (or v1beta1) PodDisruptionBudget, named "namespace/name" in every message.
+  void add_pod_disruption_budget(nlohmann::json object, const ObjectRef& ref,
+                                 const std::string& name) {
+    const std::string key = namespace_of(object) + "/" + name;
+    check_api_version(object, ref, "PodDisruptionBudget", key, {"policy/v1", "policy/v1beta1"});
+    std::shared_ptr<const PodDisruptionBudget> pdb;
+    try {
+      pdb = std::make_shared<const PodDisruptionBudget>(std::move(object));
+    } catch (const ObjectError& e) {
+      throw InputError(ref.location(e.pointer()) + ": PodDisruptionBudget \"" + key +
+                       "\": " + e.what());
+    }
+    auto [it, inserted] = pdb_locations_.emplace(pdb->key(), ref.location());
+    if (!inserted) {
+      throw InputError(ref.location() + ": PodDisruptionBudget \"" + pdb->key() +
+                       "\" is defined twice (first at " + it->second +
+                       "): remove one of them or rename it");
+    }
+    cluster_.pod_disruption_budgets.push_back(std::move(pdb));
   }
 
   void add_pod(nlohmann::json object, const ObjectRef& ref, const std::string& name) {
@@ -382,6 +422,7 @@ class ClusterBuilder {
   std::unordered_map<std::string, std::string> namespace_locations_;  // name -> where
   std::unordered_map<std::string, std::string> pod_locations_;        // namespace/name -> where
   std::unordered_map<std::string, std::string> pod_uids_;             // uid -> namespace/name
+  std::unordered_map<std::string, std::string> pdb_locations_;        // namespace/name -> where
   std::vector<std::pair<std::shared_ptr<const Pod>, ObjectRef>> bound_pods_;
 };
 

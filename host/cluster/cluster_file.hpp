@@ -9,11 +9,13 @@ namespace schedhost::cluster {
 
 // Loads `path`: a YAML file (one or many documents), a JSON file, or a directory whose *.yaml,
 // *.yml and *.json files are read in byte order of their names (not recursively). A document
-// is a Kubernetes object or a List of them (kind: List, or any *List with items). Pods and Nodes
-// (apiVersion v1) are modelled; other kinds go to Cluster::ignored. Throws schedhost::InputError
+// is a Kubernetes object or a List of them (kind: List, or any *List with items). Pods, Nodes and
+// Namespaces (apiVersion v1) and PodDisruptionBudgets (policy/v1 or policy/v1beta1) are
+// modelled; other kinds go to Cluster::ignored. Throws schedhost::InputError
 // with one line, "file:line:column: <object>: <problem>: <what to do>", for unreadable or
 // malformed files, an object without kind or metadata.name, a field the model cannot accept (a bad
-// quantity...), a duplicate Node or Pod, a duplicate pod uid, or a pod bound to an unknown node.
+// quantity...), a duplicate Node, Namespace, Pod or PodDisruptionBudget, a duplicate pod uid, or a
+// pod bound to an unknown node.
 Cluster load_cluster(const std::filesystem::path& path);
 
 }  // namespace schedhost::cluster

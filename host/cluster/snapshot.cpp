@@ -65,6 +65,36 @@ const Namespace* Snapshot::find_namespace(std::string_view name) const {
   return it == namespaces_->index.end() ? nullptr : namespaces_->list[it->second].get();
 }
 
+void Snapshot::set_pod_disruption_budgets(
+    const std::vector<std::shared_ptr<const PodDisruptionBudget>>& budgets) {
+  auto pdbs = std::make_shared<PodDisruptionBudgets>();
+  pdbs->list.reserve(budgets.size());
+  for (const auto& pdb : budgets) {
+    if (!pdb) throw std::invalid_argument("Snapshot: null PodDisruptionBudget");
+    if (!pdbs->index.emplace(pdb->key(), pdbs->list.size()).second) {
+      throw std::invalid_argument("Snapshot: duplicate PodDisruptionBudget \"" + pdb->key() + "\"");
+    }
+    pdbs->list.push_back(pdb);
+  }
+  pdbs_ = std::move(pdbs);
+}
+
+const std::vector<std::shared_ptr<const PodDisruptionBudget>>& Snapshot::pod_disruption_budgets()
+    const {
+  static const std::vector<std::shared_ptr<const PodDisruptionBudget>> kNone;
+  return pdbs_ ? pdbs_->list : kNone;
+}
+
+const PodDisruptionBudget* Snapshot::find_pod_disruption_budget(std::string_view namespace_name,
+                                                                std::string_view name) const {
+  if (!pdbs_) return nullptr;
+  std::string key;
+  key.reserve(namespace_name.size() + 1 + name.size());
+  key.append(namespace_name).append("/").append(name);
+  auto it = pdbs_->index.find(key);
+  return it == pdbs_->index.end() ? nullptr : pdbs_->list[it->second].get();
+}
+
 const NodeInfo* Snapshot::find(std::string_view node_name) const {
   auto index = index_of(node_name);
   return index ? &node_infos_[*index] : nullptr;

@@ -14,6 +14,7 @@
 #include "cluster/node.hpp"
 #include "cluster/node_info.hpp"
 #include "cluster/pod.hpp"
+#include "cluster/pod_disruption_budget.hpp"
 
 namespace schedhost::cluster {
 
@@ -43,6 +44,16 @@ class Snapshot {
   // nullptr when no Namespace object has that name.
   const Namespace* find_namespace(std::string_view name) const;
 
+  // The PodDisruptionBudgets of the cluster (shared like the namespaces). Throws
+  // std::invalid_argument for a duplicate namespace/name.
+  void set_pod_disruption_budgets(
+      const std::vector<std::shared_ptr<const PodDisruptionBudget>>& budgets);
+  // In the order given to set_pod_disruption_budgets.
+  const std::vector<std::shared_ptr<const PodDisruptionBudget>>& pod_disruption_budgets() const;
+  // nullptr when the cluster has no PodDisruptionBudget of that namespace and name.
+  const PodDisruptionBudget* find_pod_disruption_budget(std::string_view namespace_name,
+                                                        std::string_view name) const;
+
   // Places a copy of pod, bound to node_name (new generation), on that node and returns it.
   // Throws std::invalid_argument when the node is unknown or the uid is already placed.
   std::shared_ptr<const Pod> assume(const Pod& pod, std::string_view node_name);
@@ -63,10 +74,16 @@ class Snapshot {
     Index index;  // name -> position in list
   };
 
+  struct PodDisruptionBudgets {
+    std::vector<std::shared_ptr<const PodDisruptionBudget>> list;
+    Index index;  // namespace/name -> position in list
+  };
+
   std::vector<NodeInfo> node_infos_;
-  Index node_index_;                              // node name -> position
-  Index pod_node_;                                // pod uid -> position of its node
-  std::shared_ptr<const Namespaces> namespaces_;  // immutable, shared by copies
+  Index node_index_;                                  // node name -> position
+  Index pod_node_;                                    // pod uid -> position of its node
+  std::shared_ptr<const Namespaces> namespaces_;      // immutable, shared by copies
+  std::shared_ptr<const PodDisruptionBudgets> pdbs_;  // immutable, shared by copies
 };
 
 }  // namespace schedhost::cluster
