@@ -50,7 +50,7 @@ namespace detail {
 // The library descriptor the entry function returns: built once, lives until the process ends.
 class Library {
  public:
-  Library(const char* name, const char* version, std::vector<PluginSpec> specs) {
+  Library(const char* name, const char* version, const std::vector<PluginSpec>& specs) {
     descriptors_.reserve(specs.size());
     for (const PluginSpec& spec : specs) {
       descriptors_.push_back(

@@ -212,19 +212,21 @@ struct Thunks {
                                  schedhost_str_t args_json, schedhost_call_t* call,
                                  void** out_self) noexcept {
     *out_self = nullptr;
+    // guard() catches a failed allocation below like any other exception.
     return guard(api, call, [&] {
       const nlohmann::json args =
           args_json.len == 0 ? nlohmann::json::object() : nlohmann::json::parse(to_view(args_json));
       if constexpr (std::is_constructible_v<T, const nlohmann::json&, const Host&>) {
-        *out_self = new Self(api, args, Host(api, host));
+        *out_self =
+            new Self(api, args, Host(api, host));  // NOLINT(bugprone-unhandled-exception-at-new)
       } else if constexpr (std::is_constructible_v<T, const nlohmann::json&>) {
-        *out_self = new Self(api, args);
+        *out_self = new Self(api, args);  // NOLINT(bugprone-unhandled-exception-at-new)
       } else {
         static_assert(std::is_default_constructible_v<T>,
                       "a plugin needs T(const nlohmann::json&, const Host&), "
                       "T(const nlohmann::json&) or T()");
         if (!args.empty()) return Status::Error("this plugin takes no args");
-        *out_self = new Self(api);
+        *out_self = new Self(api);  // NOLINT(bugprone-unhandled-exception-at-new)
       }
       return Status();
     });
