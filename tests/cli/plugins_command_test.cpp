@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -32,26 +33,27 @@ TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
     EXPECT_EQ(p["file"].get<std::string>().rfind(dir + "/", 0), 0u) << p["name"];
   }
   using Points = std::vector<std::string>;
-  EXPECT_EQ(points, (std::map<std::string, Points>{
-                        {"DefaultBinder", Points{"Bind"}},
-                        {"ExampleFilter", Points{"Filter"}},
-                        {"ImageLocality", Points{"Score"}},
-                        {"InterPodAffinity", Points{"PreFilter", "PreFilterExtensions", "Filter",
-                                                    "PreScore", "Score", "NormalizeScore"}},
-                        {"NodeAffinity",
-                         Points{"PreFilter", "Filter", "PreScore", "Score", "NormalizeScore"}},
-                        {"NodeName", Points{"Filter"}},
-                        {"NodePorts", Points{"PreFilter", "Filter"}},
-                        {"NodeResourcesBalancedAllocation", Points{"PreScore", "Score"}},
-                        {"NodeResourcesFit", Points{"PreFilter", "Filter", "PreScore", "Score"}},
-                        {"NodeUnschedulable", Points{"Filter"}},
-                        {"PodTopologySpread", Points{"PreFilter", "PreFilterExtensions", "Filter",
-                                                     "PreScore", "Score", "NormalizeScore"}},
-                        {"PrioritySort", Points{"QueueSort"}},
-                        {"SamplePlugin", Points{"Filter", "Score"}},
-                        {"SchedulingGates", Points{"PreEnqueue"}},
-                        {"TaintToleration", Points{"Filter", "PreScore", "Score", "NormalizeScore"}},
-                    }));
+  EXPECT_EQ(
+      points,
+      (std::map<std::string, Points>{
+          {"DefaultBinder", Points{"Bind"}},
+          {"ExampleFilter", Points{"Filter"}},
+          {"ImageLocality", Points{"Score"}},
+          {"InterPodAffinity", Points{"PreFilter", "PreFilterExtensions", "Filter", "PreScore",
+                                      "Score", "NormalizeScore"}},
+          {"NodeAffinity", Points{"PreFilter", "Filter", "PreScore", "Score", "NormalizeScore"}},
+          {"NodeName", Points{"Filter"}},
+          {"NodePorts", Points{"PreFilter", "Filter"}},
+          {"NodeResourcesBalancedAllocation", Points{"PreScore", "Score"}},
+          {"NodeResourcesFit", Points{"PreFilter", "Filter", "PreScore", "Score"}},
+          {"NodeUnschedulable", Points{"Filter"}},
+          {"PodTopologySpread", Points{"PreFilter", "PreFilterExtensions", "Filter", "PreScore",
+                                       "Score", "NormalizeScore"}},
+          {"PrioritySort", Points{"QueueSort"}},
+          {"SamplePlugin", Points{"Filter", "Score"}},
+          {"SchedulingGates", Points{"PreEnqueue"}},
+          {"TaintToleration", Points{"Filter", "PreScore", "Score", "NormalizeScore"}},
+      }));
   // One entry in full.
   EXPECT_EQ(json["plugins"][0], nlohmann::json::parse(R"(
     {"name": "DefaultBinder", "description": "Binds the pod to the selected node",
@@ -133,6 +135,35 @@ TEST(VersionCommand, PrintsTheVersionAndTheAbi) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, std::string("schedhost ") + SCHEDHOST_VERSION + " (plugin ABI 1.0)\n");
 }
+
+}  // namespace
+}  // namespace schedhost
+
+namespace schedhost {
+namespace {
+
+// Every broken fixture library, dropped alone into a plugin directory: `schedhost plugins` exits
+// 2 and prints exactly one error line naming the file (the messages are checked in loader_tests).
+class BrokenLibrary : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BrokenLibrary, IsRefusedWithOneLineAndExitCodeTwo) {
+  ScratchDir dir;
+  const std::string path = dir.copy_in(loader_fixture(GetParam()), std::string(GetParam()) + ".so");
+  testing::TwoBuiltIns builtins;
+  const auto r = run_schedhost({"plugins", "--plugin-dir", dir.path()}, builtins.env());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("error: " + path + ": ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.back(), '\n');
+}
+
+INSTANTIATE_TEST_SUITE_P(EachCheck, BrokenLibrary,
+                         ::testing::Values("missing_dependency", "no_entry", "returns_null",
+                                           "bad_magic", "abi_major_2", "needs_newer_minor",
+                                           "small_library", "small_vtable", "init_refused",
+                                           "zero_plugins", "bad_name", "duplicate_in_file",
+                                           "no_extension_point", "normalize_without_score",
+                                           "unreserve_without_reserve"));
 
 }  // namespace
 }  // namespace schedhost
