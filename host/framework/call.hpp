@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace schedhost::cluster {
@@ -31,6 +32,8 @@ class Call {
 
   void add_reason(std::string_view reason) { reasons_.emplace_back(reason); }
   const std::vector<std::string>& reasons() const { return reasons_; }
+  // Moves the reasons out (the call is over), so a rejection costs no copy per node.
+  std::vector<std::string> take_reasons() { return std::move(reasons_); }
   // The reasons joined by ", " (upstream Status.Message()).
   std::string message() const;
 

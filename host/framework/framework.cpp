@@ -94,7 +94,7 @@ Status Framework::call(const PluginInstance& plugin, Hook&& hook) const {
   }
   Status s;
   s.code = code;
-  s.reasons = c.reasons();
+  s.reasons = c.take_reasons();
   if (code != SCHEDHOST_SUCCESS) s.plugin = plugin.name();
   return s;
 }
