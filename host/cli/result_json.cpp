@@ -49,6 +49,12 @@ Json pod_to_json(const scheduler::PodResult& pod) {
   out["result"] = valid_utf8(pod.result);
   out["node"] = valid_utf8(pod.node);
   out["message"] = valid_utf8(pod.message);
+  if (!pod.preempted.empty()) {
+    Json preempted = Json::array();
+    for (const std::string& victim : pod.preempted)
+      preempted.push_back(valid_utf8(victim));
+    out["preempted"] = std::move(preempted);
+  }
   if (pod.explain) out["explain"] = explain_to_json(*pod.explain);
   return out;
 }
@@ -65,6 +71,7 @@ Json result_to_json(const scheduler::RunResult& result) {
   summary["unschedulable"] = counts.unschedulable;
   summary["skipped"] = counts.skipped;
   summary["errors"] = counts.errors;
+  summary["preempted"] = counts.preempted;
   Json out = Json::object();
   out["pods"] = std::move(pods);
   out["summary"] = std::move(summary);

@@ -86,8 +86,15 @@ void write_explanation(const scheduler::Explanation& explain, std::ostream& out)
 void write_table(const scheduler::RunResult& result, std::ostream& out) {
   Table pods({"POD", "PROFILE", "RESULT", "NODE", "MESSAGE"});
   for (const scheduler::PodResult& pod : result.pods) {
+    std::string message = pod.message;
+    if (!pod.preempted.empty()) {
+      std::string victims;
+      for (const std::string& v : pod.preempted)
+        victims += (victims.empty() ? "" : ", ") + v;
+      message += (message.empty() ? "" : " ") + std::string("preempted: ") + victims;
+    }
     pods.add_row({cell(pod.pod), cell(pod.profile, kNone), cell(pod.result), cell(pod.node, kNone),
-                  cell(pod.message)});
+                  cell(message)});
   }
   // The rows are aligned across all pods, with each pod's explanation printed under its row.
   const std::vector<std::string> lines = lines_of(pods);
@@ -98,7 +105,8 @@ void write_table(const scheduler::RunResult& result, std::ostream& out) {
   }
   const scheduler::RunSummary summary = result.summary();
   out << "\nscheduled: " << summary.scheduled << ", unschedulable: " << summary.unschedulable
-      << ", skipped: " << summary.skipped << ", errors: " << summary.errors << '\n';
+      << ", skipped: " << summary.skipped << ", errors: " << summary.errors
+      << ", preempted: " << summary.preempted << '\n';
 }
 
 }  // namespace schedhost::cli

@@ -224,4 +224,12 @@ std::shared_ptr<const Pod> Pod::bound_to(std::string_view node_name) const {
   return pod;
 }
 
+std::shared_ptr<const Pod> Pod::nominated_to(std::string_view node_name) const {
+  auto pod = std::make_shared<Pod>(*this);
+  pod->json_["status"]["nominatedNodeName"] = std::string(node_name);
+  pod->nominated_node_name_ = std::string(node_name);
+  pod->generation_ = next_generation();
+  return pod;
+}
+
 }  // namespace schedhost::cluster

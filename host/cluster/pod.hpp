@@ -48,6 +48,9 @@ class Pod {
 
   // A copy with spec.nodeName = node_name (in the JSON too) and a new generation.
   std::shared_ptr<const Pod> bound_to(std::string_view node_name) const;
+  // A copy with status.nominatedNodeName = node_name (in the JSON too) and a new generation:
+  // the pod after a preemption made room for it there.
+  std::shared_ptr<const Pod> nominated_to(std::string_view node_name) const;
 
   const std::string& name() const { return name_; }
   const std::string& namespace_name() const { return namespace_; }

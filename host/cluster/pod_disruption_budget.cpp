@@ -71,6 +71,12 @@ PodDisruptionBudget::PodDisruptionBudget(nlohmann::json object) : json_(std::mov
       std::sort(disrupted_pods_.begin(), disrupted_pods_.end());  // already is: kept for lookup
     }
   }
+  // Plugins read the object through json_at: they see the namespace the cluster file implied.
+  json_["metadata"]["namespace"] = namespace_;
+}
+
+std::optional<std::string_view> PodDisruptionBudget::json_at(std::string_view json_pointer) const {
+  return json_cache_.get(json_, json_pointer);
 }
 
 bool PodDisruptionBudget::is_disrupted(std::string_view pod_name) const {

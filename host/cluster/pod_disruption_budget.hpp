@@ -1,5 +1,5 @@
 // A PodDisruptionBudget (policy/v1, or policy/v1beta1) as the scheduler sees it: what
-// DefaultPreemption needs to count PDB violations of its victims. Nothing uses it yet.
+// DefaultPreemption needs to count PDB violations of its victims (through the host API).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "cluster/json_pointer_cache.hpp"
 
 namespace schedhost::cluster {
 
@@ -50,7 +52,10 @@ class PodDisruptionBudget {
   const std::vector<std::string>& disrupted_pods() const { return disrupted_pods_; }
   bool is_disrupted(std::string_view pod_name) const;
 
+  // The object as given, with metadata.namespace filled in.
   const nlohmann::json& json() const { return json_; }
+  // Compact JSON at an RFC 6901 pointer, cached as Pod::json_at; nullopt when it names nothing.
+  std::optional<std::string_view> json_at(std::string_view json_pointer) const;
 
  private:
   nlohmann::json json_;
@@ -62,6 +67,7 @@ class PodDisruptionBudget {
   std::optional<IntOrString> max_unavailable_;
   int32_t disruptions_allowed_ = 0;
   std::vector<std::string> disrupted_pods_;
+  JsonPointerCache json_cache_;
 };
 
 }  // namespace schedhost::cluster

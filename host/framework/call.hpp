@@ -18,6 +18,7 @@ class Snapshot;
 namespace schedhost::framework {
 
 class WaitingPods;
+struct PostFilterScope;
 
 class Call {
  public:
@@ -43,6 +44,13 @@ class Call {
   void set_nominated_node(std::string_view node) { nominated_node_ = std::string(node); }
   const std::optional<std::string>& nominated_node() const { return nominated_node_; }
 
+  // PostFilter only: what preemption may use (dry runs, threads, random numbers), and the pods
+  // it asks to evict. Other calls have no scope and the preemption functions answer "nothing".
+  void set_post_filter_scope(const PostFilterScope* scope) { post_filter_scope_ = scope; }
+  const PostFilterScope* post_filter_scope() const { return post_filter_scope_; }
+  void add_victim(std::string_view uid) { victims_.emplace_back(uid); }
+  std::vector<std::string> take_victims() { return std::move(victims_); }
+
   schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
   static Call& from(schedhost_call_t* h) { return *reinterpret_cast<Call*>(h); }
   static const Call& from(const schedhost_call_t* h) { return *reinterpret_cast<const Call*>(h); }
@@ -54,6 +62,8 @@ class Call {
   std::vector<std::string> reasons_;
   std::optional<std::vector<std::string>> node_names_;
   std::optional<std::string> nominated_node_;
+  const PostFilterScope* post_filter_scope_ = nullptr;
+  std::vector<std::string> victims_;
 };
 
 }  // namespace schedhost::framework

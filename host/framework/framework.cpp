@@ -5,6 +5,7 @@
 
 #include "common/input_error.hpp"
 #include "framework/call.hpp"
+#include "framework/post_filter_scope.hpp"
 
 namespace schedhost::framework {
 namespace {
@@ -69,6 +70,12 @@ Framework::Framework(const config::Profile& profile, const loader::PluginRegistr
           {static_cast<std::size_t>(it - created.begin()), std::max(e.weight, 1)});
     }
   }
+}
+
+std::optional<CycleContext> CycleContext::clone() const {
+  std::unique_ptr<CycleState> copy = state.clone();
+  if (!copy) return std::nullopt;
+  return CycleContext{std::move(*copy), skip_filter, skip_score};
 }
 
 CycleContext Framework::new_cycle() const {
@@ -184,24 +191,31 @@ Status Framework::run_filter(const CycleContext& cycle, const Pod& pod,
   return {};
 }
 
-PostFilterOutcome Framework::run_post_filter(
-    CycleContext& cycle, const Pod& pod,
-    const std::vector<schedhost_node_status_t>& statuses) const {
+PostFilterOutcome Framework::run_post_filter(CycleContext& cycle, const Pod& pod,
+                                             const std::vector<schedhost_node_status_t>& statuses,
+                                             Parallelizer* parallelizer,
+                                             std::function<std::uint64_t()> random) const {
+  const PostFilterScope scope{this, &cycle, &pod, parallelizer, std::move(random)};
   PostFilterOutcome out;
   out.status = {SCHEDHOST_UNSCHEDULABLE, {}, {}};
   std::vector<std::string> reasons;
   for (const Enabled& e : points_[index(ExtensionPoint::PostFilter)]) {
     const PluginInstance& p = plugin(e);
     std::optional<std::string> nominated;
+    std::vector<std::string> victims;
     Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      Call::from(h).set_post_filter_scope(&scope);
       const schedhost_code_t code = v.post_filter(self, h, cycle.state.handle(), handle(pod),
                                                   statuses.data(), statuses.size());
       nominated = Call::from(h).nominated_node();
+      victims = Call::from(h).take_victims();
       return code;
     });
     if (s.ok()) {
       out.status = std::move(s);
       out.nominated_node = std::move(nominated);
+      out.victims = std::move(victims);
+      out.plugin = p.name();
       return out;
     }
     if (s.code == SCHEDHOST_UNSCHEDULABLE) {
@@ -218,6 +232,34 @@ PostFilterOutcome Framework::run_post_filter(
   }
   out.status.reasons = std::move(reasons);
   return out;
+}
+
+Status Framework::run_add_pod(CycleContext& cycle, const Pod& pod, const Pod& other,
+                              const NodeInfo& node) const {
+  for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
+    const PluginInstance& p = plugin(e);
+    if (cycle.skip_filter[e.instance] || p.vtable().add_pod == nullptr) continue;
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      return v.add_pod(self, h, cycle.state.handle(), handle(pod), handle(other), handle(node));
+    });
+    if (!s.ok()) return wrapped(s, "running AddPod on PreFilter plugin " + in_quotes(p.name()));
+  }
+  return {};
+}
+
+Status Framework::run_remove_pod(CycleContext& cycle, const Pod& pod, const Pod& other,
+                                 const NodeInfo& node) const {
+  for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
+    const PluginInstance& p = plugin(e);
+    if (cycle.skip_filter[e.instance] || p.vtable().remove_pod == nullptr) continue;
+    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      return v.remove_pod(self, h, cycle.state.handle(), handle(pod), handle(other), handle(node));
+    });
+    if (!s.ok()) {
+      return wrapped(s, "running RemovePod on PreFilter plugin " + in_quotes(p.name()));
+    }
+  }
+  return {};
 }
 
 Status Framework::run_pre_score(CycleContext& cycle, const Pod& pod,

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,9 @@ struct CycleContext {
   CycleState state;
   std::vector<bool> skip_filter;  // by plugin instance: PreFilter returned Skip
   std::vector<bool> skip_score;   // by plugin instance: PreScore returned Skip
+
+  // A copy for a dry run (upstream's CycleState.Clone); nullopt when a plugin's clone fails.
+  std::optional<CycleContext> clone() const;
 };
 
 struct PreFilterOutcome {
@@ -41,6 +45,8 @@ struct PreFilterOutcome {
 struct PostFilterOutcome {
   Status status;
   std::optional<std::string> nominated_node;
+  std::vector<std::string> victims;  // uids of the pods to evict from nominated_node
+  std::string plugin;                // the PostFilter plugin that succeeded
 };
 
 // Normalized scores per Score plugin and node, and the weighted totals per node.
@@ -77,8 +83,18 @@ class Framework {
   // The Filter plugins on one node, stopping at the first that does not pass. [concurrent]
   Status run_filter(const CycleContext& cycle, const cluster::Pod& pod,
                     const cluster::NodeInfo& node) const;
+  // parallelizer (may be null) and random serve the plugins' preemption dry runs.
   PostFilterOutcome run_post_filter(CycleContext& cycle, const cluster::Pod& pod,
-                                    const std::vector<schedhost_node_status_t>& statuses) const;
+                                    const std::vector<schedhost_node_status_t>& statuses,
+                                    Parallelizer* parallelizer,
+                                    std::function<std::uint64_t()> random) const;
+  // The PreFilter extensions (AddPod / RemovePod) of the PreFilter plugins that did not skip,
+  // on a cloned cycle state: the state as if `other` were added to / removed from node.
+  // [concurrent], each on its own clone.
+  Status run_add_pod(CycleContext& cycle, const cluster::Pod& pod, const cluster::Pod& other,
+                     const cluster::NodeInfo& node) const;
+  Status run_remove_pod(CycleContext& cycle, const cluster::Pod& pod, const cluster::Pod& other,
+                        const cluster::NodeInfo& node) const;
   Status run_pre_score(CycleContext& cycle, const cluster::Pod& pod,
                        const std::vector<const cluster::NodeInfo*>& nodes) const;
   ScoreOutcome run_score(CycleContext& cycle, const cluster::Pod& pod,

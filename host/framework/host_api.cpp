@@ -9,6 +9,7 @@
 #include "framework/call.hpp"
 #include "framework/cycle_state.hpp"
 #include "framework/host_api_objects.hpp"
+#include "framework/host_api_preemption.hpp"
 #include "framework/plugin_host.hpp"
 #include "framework/waiting_pods.hpp"
 
@@ -116,6 +117,7 @@ schedhost_host_api_t make_table() {
   t.waiting_pod_allow = &waiting_pod_allow;
   t.waiting_pod_reject = &waiting_pod_reject;
   fill_object_accessors(t);
+  fill_preemption_functions(t);
   return t;
 }
 

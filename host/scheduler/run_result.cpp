@@ -14,6 +14,8 @@ RunSummary RunResult::summary() const {
       ++s.skipped;
     } else if (r == kError) {
       ++s.errors;
+    } else if (r == kPreempted) {
+      ++s.preempted;
     } else {
       ++s.unschedulable;
     }

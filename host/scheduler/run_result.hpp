@@ -16,6 +16,8 @@ inline constexpr const char* kUnschedulable = "Unschedulable";
 inline constexpr const char* kError = "Error";
 inline constexpr const char* kSkipped = "Skipped";  // no profile serves its schedulerName
 inline constexpr const char* kGated = "Gated";      // a PreEnqueue plugin keeps it out of the queue
+// Evicted to make room for a higher-priority pod (a running pod, or one this run had placed).
+inline constexpr const char* kPreempted = "Preempted";
 
 // How one node fared in Filter for one pod.
 struct FilterVerdict {
@@ -44,6 +46,7 @@ struct PodResult {
   std::string node;                    // the node it was bound to, when Scheduled
   std::string message;                 // why not, e.g. "0/3 nodes are available: ..."
   std::optional<Explanation> explain;  // only with --explain
+  std::vector<std::string> preempted;  // "namespace/name" of the pods evicted to make room
 };
 
 struct RunSummary {
@@ -51,10 +54,13 @@ struct RunSummary {
   int unschedulable = 0;  // Unschedulable and Gated
   int skipped = 0;
   int errors = 0;
+  int preempted = 0;
 };
 
 struct RunResult {
-  std::vector<PodResult> pods;  // every pending pod exactly once, in the order they were decided
+  // Every pending pod exactly once, in the order they were decided, then each running pod that
+  // was preempted (a pod this run placed and then preempted keeps its one entry).
+  std::vector<PodResult> pods;
   RunSummary summary() const;
 };
 

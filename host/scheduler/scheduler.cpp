@@ -92,13 +92,18 @@ class Run {
     for (const PodPtr& pod : cluster.pending_pods) {
       const Framework* f = framework_for(*pod);
       if (f == nullptr) {
-        result_.pods.push_back({pod->key(), "", kSkipped, "",
+        result_.pods.push_back({pod->key(),
+                                "",
+                                kSkipped,
+                                "",
                                 "no profile serves schedulerName \"" + pod->scheduler_name() + "\"",
-                                std::nullopt});
+                                std::nullopt,
+                                {}});
         continue;
       }
       if (Status gate = f->run_pre_enqueue(*pod); !gate.ok()) {
-        result_.pods.push_back({pod->key(), f->name(), kGated, "", gate.message(), std::nullopt});
+        result_.pods.push_back(
+            {pod->key(), f->name(), kGated, "", gate.message(), std::nullopt, {}});
         continue;
       }
       active.push_back({pod, f});
@@ -121,9 +126,11 @@ class Run {
 
   void decide(PodResult result) { result_.pods.push_back(std::move(result)); }
 
-  void schedule_one(const PodPtr& pod) {
+  // One scheduling attempt. On the retry after a preemption, preempted lists the pods evicted
+  // for this one, reported on its entry.
+  void schedule_one(const PodPtr& pod, std::vector<std::string> preempted = {}) {
     const Framework& fw = *framework_for(*pod);
-    PodResult result{pod->key(), fw.name(), "", "", "", std::nullopt};
+    PodResult result{pod->key(), fw.name(), "", "", "", std::nullopt, std::move(preempted)};
     if (options_.explain) result.explain = Explanation{};
     CycleContext cycle = fw.new_cycle();
 
@@ -145,6 +152,13 @@ class Run {
       std::vector<Status> statuses(snapshot_.size(), pre.status);
       return unschedulable(fw, cycle, pod, std::move(result), pre.status.message(),
                            all_node_indexes(), statuses);
+    }
+
+    // A pod nominated by a preemption tries that node first, alone (upstream's
+    // evaluateNominatedNode): if it passes Filter it is chosen without scoring.
+    if (std::optional<std::size_t> nominated = fits_nominated_node(fw, cycle, *pod)) {
+      if (options_.explain) explain_nominated(*result.explain, *nominated);
+      return assume_and_bind(fw, pod, std::move(cycle), std::move(result), *nominated);
     }
 
     // The nodes to filter: all, or PreFilter's, in snapshot order.
@@ -191,7 +205,35 @@ class Run {
       if (options_.explain) explain_scores(*result.explain, filtered.feasible, scores);
       chosen = filtered.feasible[select_host(scores.totals, rng_)];
     }
+    assume_and_bind(fw, pod, std::move(cycle), std::move(result), chosen);
+  }
 
+  // The pod's nominated node when it has one and the node passes Filter.
+  std::optional<std::size_t> fits_nominated_node(const Framework& fw, CycleContext& cycle,
+                                                 const Pod& pod) {
+    if (pod.nominated_node_name().empty()) return std::nullopt;
+    const std::optional<std::size_t> index = snapshot_.index_of(pod.nominated_node_name());
+    if (!index) return std::nullopt;
+    cycle.state.set_read_only(true);
+    const bool fits = fw.run_filter(cycle, pod, snapshot_.at(*index)).ok();
+    cycle.state.set_read_only(false);
+    if (!fits) return std::nullopt;
+    return index;
+  }
+
+  void explain_nominated(Explanation& explain, std::size_t nominated) const {
+    for (std::size_t i = 0; i < snapshot_.size(); ++i) {
+      NodeExplanation e;
+      e.filter = i == nominated
+                     ? FilterVerdict{"Success", "", {}}
+                     : not_evaluated("the pod's nominated node was tried first and fits");
+      explain.nodes.emplace_back(snapshot_.at(i).name(), std::move(e));
+    }
+  }
+
+  // Assume the pod on the chosen node, then Reserve, Permit, and bind (or wait at Permit).
+  void assume_and_bind(const Framework& fw, const PodPtr& pod, CycleContext cycle, PodResult result,
+                       std::size_t chosen) {
     const std::string node = snapshot_.at(chosen).name();
     result.node = node;
     Assumed assumed{snapshot_.assume(*pod, node), &fw, std::move(cycle), std::move(result)};
@@ -340,11 +382,16 @@ class Run {
                        {failed[k].plugin.data(), failed[k].plugin.size()},
                        {messages[k].data(), messages[k].size()}};
       }
-      framework::PostFilterOutcome post = fw.run_post_filter(cycle, *pod, statuses);
+      framework::PostFilterOutcome post =
+          fw.run_post_filter(cycle, *pod, statuses, &parallelizer_, [this] { return rng_(); });
       if (post.status.code == SCHEDHOST_ERROR) {
         result.result = kError;
         result.message = post.status.message();
         return decide(std::move(result));
+      }
+      // A retry after a preemption does not preempt again: one preemption per pod and run.
+      if (post.status.ok() && post.nominated_node && !retrying_) {
+        return preempt(pod, std::move(result), post);
       }
       post_filter_message = post.status.message();
     }
@@ -354,10 +401,78 @@ class Run {
     decide(std::move(result));
   }
 
+  // PostFilter made room on a node: evict the victims it chose, then retry the pod, which now
+  // carries the nomination (upstream requeues it; nothing else can run in between here).
+  void preempt(const PodPtr& pod, PodResult result, const framework::PostFilterOutcome& post) {
+    const std::string& node = *post.nominated_node;
+    const NodeInfo* info = snapshot_.find(node);
+    auto refuse = [&](const std::string& why) {
+      result.result = kError;
+      result.message = "PostFilter plugin \"" + post.plugin + "\" " + why;
+      decide(std::move(result));
+    };
+    if (info == nullptr)
+      return refuse("nominated node \"" + node + "\", which is not in the cluster");
+    std::vector<std::string> uids;
+    std::vector<std::string> keys;
+    for (const std::string& uid : post.victims) {
+      const Pod* victim = info->find_pod(uid);
+      if (victim == nullptr) {
+        return refuse("chose victim uid \"" + uid + "\", which is not a pod on node \"" + node +
+                      "\"");
+      }
+      if (std::find(uids.begin(), uids.end(), uid) != uids.end()) continue;
+      if (victim->uid() == pod->uid()) return refuse("chose the pod itself as a victim");
+      uids.push_back(uid);
+      keys.push_back(victim->key());
+    }
+    for (const std::string& uid : uids)
+      evict(uid, *pod, node);
+    finish_resolved_waits();  // victims that waited at Permit are unreserved now
+    retrying_ = true;
+    schedule_one(pod->nominated_to(node), std::move(keys));
+    retrying_ = false;
+  }
+
+  // Removes a victim from the snapshot and reports it Preempted (upstream deletes it; a victim
+  // waiting at Permit is rejected there instead, and unreserved).
+  void evict(const std::string& uid, const Pod& preemptor, const std::string& node) {
+    std::string message = "Preempted by pod " + preemptor.uid() + " on node " + node;
+    if (waiting_assumed_.count(uid) != 0) {
+      waiting_.reject(uid, "", "preempted");
+      preempted_.emplace(uid, std::move(message));  // fail_assumed reports it
+      return;
+    }
+    const Pod* victim = snapshot_.find(node)->find_pod(uid);
+    PodResult entry{victim->key(),
+                    victim->scheduler_name(),
+                    kPreempted,
+                    node,
+                    std::move(message),
+                    std::nullopt,
+                    {}};
+    snapshot_.remove(uid);
+    if (auto placed = placed_.find(uid); placed != placed_.end()) {
+      // Placed earlier in this run: its one entry changes.
+      PodResult& earlier = result_.pods[placed->second];
+      earlier.result = kPreempted;
+      earlier.message = std::move(entry.message);
+      placed_.erase(placed);
+      return;
+    }
+    decide(std::move(entry));
+  }
+
   // After Reserve: undo everything and report why.
   void fail_assumed(Assumed assumed, const Status& why) {
     assumed.framework->run_unreserve(assumed.cycle, *assumed.pod, assumed.result.node);
     snapshot_.remove(assumed.pod->uid());
+    if (auto it = preempted_.find(assumed.pod->uid()); it != preempted_.end()) {
+      assumed.result.result = kPreempted;
+      assumed.result.message = std::move(it->second);
+      preempted_.erase(it);
+      return decide(std::move(assumed.result));
+    }
     assumed.result.result = why.rejected() ? kUnschedulable : kError;
     assumed.result.message = why.message();
     assumed.result.node.clear();
@@ -376,6 +491,7 @@ class Run {
     }
     fw.run_post_bind(assumed.cycle, *assumed.pod, node);
     assumed.result.result = kScheduled;
+    placed_.emplace(assumed.pod->uid(), result_.pods.size());
     decide(std::move(assumed.result));
   }
 
@@ -405,10 +521,13 @@ class Run {
   cluster::Snapshot snapshot_;
   framework::WaitingPods waiting_;
   std::map<std::string, Assumed> waiting_assumed_;  // by pod uid
+  std::map<std::string, std::size_t> placed_;       // pod uid -> its Scheduled entry in result_
+  std::map<std::string, std::string> preempted_;    // waiting victim uid -> its message
   framework::Parallelizer parallelizer_;
   std::vector<std::unique_ptr<Framework>> frameworks_;
   std::mt19937_64 rng_;
   std::size_t next_start_node_index_ = 0;
+  bool retrying_ = false;  // scheduling a pod again after its preemption: no second one
   RunResult result_;
 };
 

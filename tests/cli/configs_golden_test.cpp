@@ -40,7 +40,8 @@ TEST(ConfigsExample, EveryPendingPodAppearsExactlyOnce) {
                                               "prod/train-big", "dev/notebook-dev", "default/web-1",
                                               "default/api-1"}));
   EXPECT_EQ(json["summary"],
-            nlohmann::json::parse(R"({"scheduled":5,"unschedulable":1,"skipped":1,"errors":0})"));
+            nlohmann::json::parse(
+                R"({"scheduled":5,"unschedulable":1,"skipped":1,"errors":0,"preempted":0})"));
 }
 
 }  // namespace

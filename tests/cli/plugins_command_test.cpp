@@ -37,6 +37,7 @@ TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
       points,
       (std::map<std::string, Points>{
           {"DefaultBinder", Points{"Bind"}},
+          {"DefaultPreemption", Points{"PostFilter"}},
           {"ExampleFilter", Points{"Filter"}},
           {"ImageLocality", Points{"Score"}},
           {"InterPodAffinity", Points{"PreFilter", "PreFilterExtensions", "Filter", "PreScore",

@@ -42,7 +42,7 @@ RunResult design_example() {
   explain.nodes.emplace_back("node-b",
                              rejected("Unschedulable", "NodeResourcesFit", {"Insufficient cpu"}));
   r.pods.push_back(
-      PodResult{"default/web-1", "default-scheduler", "Scheduled", "node-a", "", explain});
+      PodResult{"default/web-1", "default-scheduler", "Scheduled", "node-a", "", explain, {}});
   return r;
 }
 
@@ -56,15 +56,28 @@ RunResult mixed_result() {
                           rejected("UnschedulableAndUnresolvable", "NodeAffinity",
                                    {"node(s) didn't match Pod's node affinity/selector"}));
   full.nodes.emplace_back("node-c", rejected("NotEvaluated", "", {"excluded by PreFilter"}));
-  r.pods.push_back(PodResult{"default/big", "default-scheduler", "Unschedulable", "",
+  r.pods.push_back(PodResult{"default/big",
+                             "default-scheduler",
+                             "Unschedulable",
+                             "",
                              "0/3 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, "
                              "1 node(s) didn't match Pod's node affinity/selector.",
-                             full});
-  r.pods.push_back(PodResult{"batch/job-7", "", "Skipped", "",
-                             "no profile serves schedulerName \"gang\"", std::nullopt});
-  r.pods.push_back(PodResult{"default/db-0", "default-scheduler", "Error", "",
+                             full,
+                             {}});
+  r.pods.push_back(PodResult{"batch/job-7",
+                             "",
+                             "Skipped",
+                             "",
+                             "no profile serves schedulerName \"gang\"",
+                             std::nullopt,
+                             {}});
+  r.pods.push_back(PodResult{"default/db-0",
+                             "default-scheduler",
+                             "Error",
+                             "",
                              "running Bind plugin \"DefaultBinder\": connection refused",
-                             std::nullopt});
+                             std::nullopt,
+                             {}});
   return r;
 }
 
@@ -92,7 +105,7 @@ TEST(ResultJson, IsTheDocumentOfTheDesign) {
         "node-a": {"filter": {"code": "Success"}, "scores": {"NodeResourcesFit": 87, "TaintToleration": 100}, "total": 187},
         "node-b": {"filter": {"code": "Unschedulable", "plugin": "NodeResourcesFit", "reasons": ["Insufficient cpu"]}}}}}
   ],
-  "summary": {"scheduled": 1, "unschedulable": 0, "skipped": 0, "errors": 0}
+  "summary": {"scheduled": 1, "unschedulable": 0, "skipped": 0, "errors": 0, "preempted": 0}
 })"));
 }
 
@@ -134,7 +147,8 @@ TEST(ResultJson, KeepsTheContractOrderAndIndentsByTwo) {
     "scheduled": 1,
     "unschedulable": 0,
     "skipped": 0,
-    "errors": 0
+    "errors": 0,
+    "preempted": 0
   }
 }
 )");
@@ -157,36 +171,56 @@ TEST(ResultJson, ExplainOnlyWhenPresentAndNodesInSnapshotOrder) {
             R"({"pod":"batch/job-7","profile":"","result":"Skipped","node":"",)"
             R"("message":"no profile serves schedulerName \"gang\""})");
   EXPECT_FALSE(json["pods"][3].contains("explain"));
-  EXPECT_EQ(json["summary"].dump(), R"({"scheduled":1,"unschedulable":1,"skipped":1,"errors":1})");
+  EXPECT_EQ(json["summary"].dump(),
+            R"({"scheduled":1,"unschedulable":1,"skipped":1,"errors":1,"preempted":0})");
 }
 
 TEST(ResultJson, AFilterVerdictWithAPluginButNoReasonsHasNoReasons) {
   RunResult r;
   Explanation e;
   e.nodes.emplace_back("n", rejected("Error", "Broken", {}));
-  r.pods.push_back(PodResult{"d/p", "s", "Error", "", "boom", e});
+  r.pods.push_back(PodResult{"d/p", "s", "Error", "", "boom", e, {}});
   EXPECT_EQ(result_to_json(r)["pods"][0]["explain"].dump(),
             R"({"nodes":{"n":{"filter":{"code":"Error","plugin":"Broken"}}}})");
 }
 
+// A preemptor lists its victims; each victim is an entry of its own, counted as preempted.
+TEST(ResultJson, APreemptorListsItsVictims) {
+  RunResult r;
+  r.pods.push_back(PodResult{
+      "d/low", "s", scheduler::kPreempted, "n", "Preempted by pod uid-high on node n", {}, {}});
+  r.pods.push_back(PodResult{"d/high", "s", scheduler::kScheduled, "n", "", {}, {"d/low"}});
+  const nlohmann::json json = result_to_json(r);
+  EXPECT_EQ(json["pods"][0], nlohmann::json::parse(R"({"pod": "d/low", "profile": "s",
+    "result": "Preempted", "node": "n", "message": "Preempted by pod uid-high on node n"})"));
+  EXPECT_EQ(json["pods"][1]["preempted"], nlohmann::json::parse(R"(["d/low"])"));
+  EXPECT_EQ(json["summary"], nlohmann::json::parse(R"({"scheduled": 1, "unschedulable": 0,
+    "skipped": 0, "errors": 0, "preempted": 1})"));
+  EXPECT_EQ(table_of(r),
+            "POD     PROFILE  RESULT     NODE  MESSAGE\n"
+            "d/low   s        Preempted  n     Preempted by pod uid-high on node n\n"
+            "d/high  s        Scheduled  n     preempted: d/low\n"
+            "\nscheduled: 1, unschedulable: 0, skipped: 0, errors: 0, preempted: 1\n");
+}
+
 TEST(ResultJson, GatedCountsAsUnschedulable) {
   RunResult r;
-  r.pods.push_back(PodResult{"d/gated", "s", scheduler::kGated, "", "waiting for gates", {}});
+  r.pods.push_back(PodResult{"d/gated", "s", scheduler::kGated, "", "waiting for gates", {}, {}});
   EXPECT_EQ(result_to_json(r)["summary"].dump(),
-            R"({"scheduled":0,"unschedulable":1,"skipped":0,"errors":0})");
+            R"({"scheduled":0,"unschedulable":1,"skipped":0,"errors":0,"preempted":0})");
 }
 
 TEST(ResultJson, NoPodsIsAnEmptyList) {
   EXPECT_EQ(json_of(RunResult{}),
             "{\n  \"pods\": [],\n  \"summary\": {\n    \"scheduled\": 0,\n    \"unschedulable\": "
-            "0,\n    \"skipped\": 0,\n    \"errors\": 0\n  }\n}\n");
+            "0,\n    \"skipped\": 0,\n    \"errors\": 0,\n    \"preempted\": 0\n  }\n}\n");
 }
 
 TEST(ResultJson, InvalidUtf8FromAPluginIsReplacedNotFatal) {
   RunResult r;
   Explanation e;
   e.nodes.emplace_back("n", rejected("Unschedulable", "Bytes", {std::string("bad \xff byte")}));
-  r.pods.push_back(PodResult{"d/p", "s", "Unschedulable", "", std::string("m\xc3"), e});
+  r.pods.push_back(PodResult{"d/p", "s", "Unschedulable", "", std::string("m\xc3"), e, {}});
   const auto json = nlohmann::json::parse(json_of(r));
   EXPECT_EQ(json["pods"][0]["message"], "m\xEF\xBF\xBD");
   EXPECT_EQ(json["pods"][0]["explain"]["nodes"]["n"]["filter"]["reasons"][0],
@@ -220,12 +254,14 @@ summary:
   unschedulable: 0
   skipped: 0
   errors: 0
+  preempted: 0
 )");
 }
 
 TEST(ResultYaml, NoPodsIsAnEmptyFlowList) {
   EXPECT_EQ(yaml_of(RunResult{}),
-            "pods: []\nsummary:\n  scheduled: 0\n  unschedulable: 0\n  skipped: 0\n  errors: 0\n");
+            "pods: []\nsummary:\n  scheduled: 0\n  unschedulable: 0\n  skipped: 0\n  errors: 0\n  "
+            "preempted: 0\n");
 }
 
 // Parses YAML into JSON with the YAML 1.2 core schema's plain-scalar rules for the values the
@@ -281,7 +317,7 @@ TEST(ResultTable, OneRowPerPodThenTheSummary) {
             "default/db-0   default-scheduler  Error          <none>  running Bind plugin "
             "\"DefaultBinder\": connection refused\n"
             "\n"
-            "scheduled: 1, unschedulable: 1, skipped: 1, errors: 1\n");
+            "scheduled: 1, unschedulable: 1, skipped: 1, errors: 1, preempted: 0\n");
 }
 
 TEST(ResultTable, ExplainPutsEachPodsNodesUnderItsRow) {
@@ -306,40 +342,40 @@ TEST(ResultTable, ExplainPutsEachPodsNodesUnderItsRow) {
             "default/db-0   default-scheduler  Error          <none>  running Bind plugin "
             "\"DefaultBinder\": connection refused\n"
             "\n"
-            "scheduled: 1, unschedulable: 1, skipped: 1, errors: 1\n");
+            "scheduled: 1, unschedulable: 1, skipped: 1, errors: 1, preempted: 0\n");
 }
 
 TEST(ResultTable, AFeasibleNodeThatWasNotScoredShowsDashes) {
   RunResult r;
   Explanation e;
   e.nodes.emplace_back("only", NodeExplanation{FilterVerdict{"Success", "", {}}, {}, {}});
-  r.pods.push_back(PodResult{"d/p", "s", "Scheduled", "only", "", e});
+  r.pods.push_back(PodResult{"d/p", "s", "Scheduled", "only", "", e, {}});
   EXPECT_EQ(table_of(r),
             "POD  PROFILE  RESULT     NODE  MESSAGE\n"
             "d/p  s        Scheduled  only\n"
             "    NODE  FILTER   REASON\n"
             "    only  Success\n"
             "\n"
-            "scheduled: 1, unschedulable: 0, skipped: 0, errors: 0\n");
+            "scheduled: 1, unschedulable: 0, skipped: 0, errors: 0, preempted: 0\n");
 }
 
 TEST(ResultTable, NoPodsIsTheHeaderAndTheSummary) {
   EXPECT_EQ(table_of(RunResult{}),
             "POD  PROFILE  RESULT  NODE  MESSAGE\n"
             "\n"
-            "scheduled: 0, unschedulable: 0, skipped: 0, errors: 0\n");
+            "scheduled: 0, unschedulable: 0, skipped: 0, errors: 0, preempted: 0\n");
 }
 
 TEST(ResultTable, CellsStayOnOneLineAndAlignByCodePoint) {
   RunResult r;
-  r.pods.push_back(PodResult{"d/été", "s", "Error", "", "first\nsecond\tthird", {}});
-  r.pods.push_back(PodResult{"d/abcd", "s", "Error", "", std::string("bad \xff"), {}});
+  r.pods.push_back(PodResult{"d/été", "s", "Error", "", "first\nsecond\tthird", {}, {}});
+  r.pods.push_back(PodResult{"d/abcd", "s", "Error", "", std::string("bad \xff"), {}, {}});
   EXPECT_EQ(table_of(r),
             "POD     PROFILE  RESULT  NODE    MESSAGE\n"
             "d/été   s        Error   <none>  first second third\n"
             "d/abcd  s        Error   <none>  bad \xEF\xBF\xBD\n"
             "\n"
-            "scheduled: 0, unschedulable: 0, skipped: 0, errors: 2\n");
+            "scheduled: 0, unschedulable: 0, skipped: 0, errors: 2, preempted: 0\n");
 }
 
 TEST(OutputText, ValidUtf8KeepsWellFormedTextAndReplacesTheRest) {

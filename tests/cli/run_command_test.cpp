@@ -23,6 +23,7 @@ using testing::kTwoNodesOnePod;
 using testing::loader_fixture;
 using testing::run_schedhost;
 using testing::ScratchDir;
+using testing::TwoBuiltIns;
 
 struct RunInputs {
   ScratchDir files;
@@ -181,17 +182,19 @@ status:
 
 TEST(RunCommand, ResolutionWarningsArePrintedBeforeLaterErrors) {
   RunInputs in;
-  // No plugins block: the upstream defaults apply, and most are not installed in this build.
+  // No plugins block: the upstream defaults apply, and only two are installed here.
+  const TwoBuiltIns builtins;
   const std::string config =
       in.files.write("defaults.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 )");
   const auto r = run_schedhost({"run", "--config", config, "--cluster", in.files.file("none.yaml"),
-                                "--plugin-dir", in.plugins.path()});
+                                "--plugin-dir", in.plugins.path()},
+                               builtins.env());
   EXPECT_EQ(r.exit_code, 2);
-  // Which defaults are missing changes as they are built; most are not yet.
-  EXPECT_THAT(r.err,
-              ::testing::StartsWith("warning: " + config + ": profile \"default-scheduler\": "));
+  EXPECT_THAT(r.err, ::testing::StartsWith("warning: " + config +
+                                           ": profile \"default-scheduler\": 12 default plugins "
+                                           "are not installed"));
   EXPECT_THAT(r.err, ::testing::EndsWith("error: " + in.files.file("none.yaml") +
                                          ": no such file or directory: check the cluster file "
                                          "path\n"));
@@ -248,7 +251,8 @@ TEST(RunCommand, SchedulesEveryPendingPodAndExitsZero) {
   EXPECT_EQ(pod["message"], "");
   EXPECT_FALSE(pod.contains("explain"));
   EXPECT_EQ(json["summary"],
-            nlohmann::json::parse(R"({"scheduled":1,"unschedulable":0,"skipped":0,"errors":0})"));
+            nlohmann::json::parse(
+                R"({"scheduled":1,"unschedulable":0,"skipped":0,"errors":0,"preempted":0})"));
 }
 
 TEST(RunCommand, TheSameSeedGivesTheSameRun) {
@@ -294,7 +298,7 @@ TEST(RunCommand, UnschedulableAndSkippedPodsAreResultsNotFailures) {
             "    node-a  Unschedulable  Scripted: node(s) had no GPU\n"
             "    node-b  Unschedulable  Scripted: node(s) had no GPU\n"
             "\n"
-            "scheduled: 0, unschedulable: 1, skipped: 1, errors: 0\n");
+            "scheduled: 0, unschedulable: 1, skipped: 1, errors: 0, preempted: 0\n");
 }
 
 TEST(RunCommand, YamlIsTheJsonDocument) {

@@ -218,7 +218,8 @@ TEST(PodTopologySpreadRun, SpreadsReplicasAcrossThreeZones) {
       EXPECT_EQ(p.at("result"), "Unschedulable");
       EXPECT_EQ(p.at("message"),
                 "0/6 nodes are available: 6 node(s) didn't match pod topology spread constraints "
-                "(missing required label).");
+                "(missing required label). preemption: 0/6 nodes are available: 6 Preemption is "
+                "not helpful for scheduling..");
       continue;
     }
     ASSERT_EQ(p.at("result"), "Scheduled") << p.dump();

@@ -240,6 +240,7 @@ typedef struct schedhost_call schedhost_call_t; /* one invocation: result sinks,
 typedef struct schedhost_pod schedhost_pod_t;   /* one Pod object */
 typedef struct schedhost_node schedhost_node_t; /* NodeInfo: a Node, its pods, their requests */
 typedef struct schedhost_cycle_state schedhost_cycle_state_t; /* one pod's CycleState */
+typedef struct schedhost_dry_run schedhost_dry_run_t; /* a what-if copy of one node, preemption */
 
 /* How the host copies and frees a value a plugin stores in the cycle state. Plugin-owned static
  * storage; its address is also the value's type tag (see state_read). */
@@ -379,6 +380,46 @@ typedef struct schedhost_host_api {
   /* The index-th label of namespace ns in key order; false past the end. */
   bool (*namespace_label_at)(const schedhost_call_t* call, schedhost_str_t ns, size_t index,
                              schedhost_str_t* out_key, schedhost_str_t* out_value);
+
+  /* -- Preemption: what PostFilter needs to do what upstream's DefaultPreemption does. -- */
+  /* A number from the run's seeded generator (`run --seed`), so random choices replay. [call] */
+  uint64_t (*random)(schedhost_call_t* call);
+  /* Runs body(ctx, i) for every i in [0, count) on the host's worker threads and returns when all
+   * have returned; body runs [concurrent]. A NULL body or count 0 does nothing. [call] */
+  void (*parallel_for)(schedhost_call_t* call, size_t count, void (*body)(void* ctx, size_t index),
+                       void* ctx);
+  /* PostFilter only: starts a dry run on a private copy of node node_name and of the call's cycle
+   * state, for the call's pod. NULL when the node is unknown, the call is not PostFilter's, or a
+   * cycle state value cannot be cloned. The caller must end it with dry_run_end. Distinct dry
+   * runs may be used from different parallel_for bodies at once. [call], or a parallel_for body */
+  schedhost_dry_run_t* (*dry_run_begin)(schedhost_call_t* call, schedhost_str_t node_name);
+  /* The node copy: its pods and sums reflect the removals and additions so far. */
+  const schedhost_node_t* (*dry_run_node)(const schedhost_dry_run_t* run);
+  /* Removes the pod with that uid from the copy and runs the profile's RemovePod (PreFilter
+   * extension) hooks on the state copy. ERROR when no such pod is on the copy; otherwise the
+   * first non-SUCCESS RemovePod status, its reasons in dry_run_reason_*. */
+  schedhost_code_t (*dry_run_remove_pod)(schedhost_dry_run_t* run, schedhost_str_t pod_uid);
+  /* Puts back a pod that dry_run_remove_pod removed, running the AddPod hooks; as above. */
+  schedhost_code_t (*dry_run_add_pod)(schedhost_dry_run_t* run, schedhost_str_t pod_uid);
+  /* Runs the profile's Filter plugins for the call's pod on the copy with the state copy:
+   * SUCCESS, or the first failing status (its reasons in dry_run_reason_*). */
+  schedhost_code_t (*dry_run_filter)(schedhost_dry_run_t* run);
+  /* The reasons of the last non-SUCCESS status of this dry run; views valid until the next
+   * dry_run_* call on it. */
+  size_t (*dry_run_reason_count)(const schedhost_dry_run_t* run);
+  schedhost_str_t (*dry_run_reason_at)(const schedhost_dry_run_t* run, size_t index);
+  /* Frees the dry run and its copies. NULL is a no-op. */
+  void (*dry_run_end)(schedhost_dry_run_t* run);
+  /* PostFilter only: evict this pod (by uid) from the nominated node when the hook returns
+   * SUCCESS with set_nominated_node. Every victim must be on that node. [call] */
+  void (*add_victim)(schedhost_call_t* call, schedhost_str_t pod_uid);
+  /* The PodDisruptionBudgets of the snapshot (policy/v1 objects of the cluster). [call], or a
+   * parallel_for body */
+  size_t (*pdb_count)(const schedhost_call_t* call);
+  /* The index-th PodDisruptionBudget as compact JSON by RFC 6901 pointer, as pod_json; false
+   * past the end or when the pointer names nothing. Views valid until the hook returns. */
+  bool (*pdb_json)(const schedhost_call_t* call, size_t index, schedhost_str_t json_pointer,
+                   schedhost_str_t* out_json);
 
   /* 1.1 and later: append here only. */
 } schedhost_host_api_t;

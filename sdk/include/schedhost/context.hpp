@@ -1,13 +1,18 @@
-// schedhost/context.hpp - the current call: the snapshot it sees (nodes, namespaces) and the pods
-// waiting at Permit.
+// schedhost/context.hpp - the current call: the snapshot it sees (nodes, namespaces,
+// PodDisruptionBudgets), the pods waiting at Permit, and for PostFilter the preemption tools
+// (dry runs, parallel_for, the run's random numbers).
 // Valid until the hook returns, on the hook's thread ([call]).
 #pragma once
 
 #include <schedhost/abi.h>
 #include <schedhost/detail/host_table.hpp>
+#include <schedhost/dry_run.hpp>
 #include <schedhost/objects.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <string_view>
 
@@ -76,6 +81,63 @@ class Context {
   bool reject_waiting_pod(std::string_view uid, std::string_view message) const {
     auto fn = detail::host_fn(api_, &schedhost_host_api_t::waiting_pod_reject);
     return fn != nullptr && fn(call_, to_str(uid), to_str(message));
+  }
+
+  // The cluster's PodDisruptionBudgets: how many, and any field of one as JSON by RFC 6901
+  // pointer (nullopt when absent, or on a host that predates them).
+  std::size_t pod_disruption_budget_count() const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::pdb_count);
+    return fn == nullptr ? 0 : fn(call_);
+  }
+  std::optional<std::string_view> pod_disruption_budget_json(std::size_t index,
+                                                             std::string_view pointer) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::pdb_json);
+    schedhost_str_t out{};
+    if (fn == nullptr || !fn(call_, index, to_str(pointer), &out)) return std::nullopt;
+    return to_view(out);
+  }
+
+  // -- PostFilter only (elsewhere: no dry runs, random() is 0, parallel_for runs inline) --
+
+  // A number from the run's seeded generator, so a run with the same --seed replays.
+  std::uint64_t random() const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::random);
+    return fn == nullptr ? 0 : fn(call_);
+  }
+  // Calls body(i) for i in [0, count) on the host's worker threads; returns when all are done.
+  // The first exception a body throws is rethrown here, after the others finished.
+  template <class Body>
+  void parallel_for(std::size_t count, Body&& body) const {
+    struct Job {
+      Body& body;
+      std::mutex mutex;
+      std::exception_ptr error;
+    } job{body, {}, {}};
+    auto run = [](void* ctx, std::size_t i) {
+      Job& j = *static_cast<Job*>(ctx);
+      try {
+        j.body(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(j.mutex);
+        if (!j.error) j.error = std::current_exception();
+      }
+    };
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::parallel_for);
+    if (fn != nullptr) {
+      fn(call_, count, run, &job);
+    } else {
+      for (std::size_t i = 0; i < count; ++i)
+        run(&job, i);
+    }
+    if (job.error) std::rethrow_exception(job.error);
+  }
+  // A dry run on a copy of node `name` (see dry_run.hpp); nullopt outside PostFilter, for an
+  // unknown node, or when a cycle state value cannot be cloned.
+  std::optional<DryRun> dry_run(std::string_view name) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::dry_run_begin);
+    schedhost_dry_run_t* run = fn == nullptr ? nullptr : fn(call_, to_str(name));
+    if (run == nullptr) return std::nullopt;
+    return std::optional<DryRun>(std::in_place, api_, run);
   }
 
   const schedhost_host_api_t* api() const { return api_; }

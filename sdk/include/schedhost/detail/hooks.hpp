@@ -61,9 +61,10 @@ struct PreFilterResult {
   std::optional<std::vector<std::string>> node_names;
 };
 
-// PostFilter's optional nomination.
+// PostFilter's optional nomination, and the pods (by uid) to evict from that node for it.
 struct PostFilterResult {
   std::optional<std::string> nominated_node_name;
+  std::vector<std::string> victims;
 };
 
 struct NodeStatus {
@@ -317,6 +318,10 @@ struct Thunks {
           ctx, cs, Pod(s.api, pod), NodeStatusList(count, detail::NodeStatusAt{statuses}), result);
       if (result.nominated_node_name) {
         s.api->set_nominated_node(call, to_str(*result.nominated_node_name));
+      }
+      if (auto add_victim = host_fn(s.api, &schedhost_host_api_t::add_victim)) {
+        for (const std::string& uid : result.victims)
+          add_victim(call, to_str(uid));
       }
       return status;
     });

@@ -1,0 +1,130 @@
+// The preemption part of the host API table: random numbers, parallel_for, dry runs, victims
+// and PodDisruptionBudgets. Dry runs exist only inside a PostFilter call (it has a scope);
+// anywhere else these functions answer "nothing", as the rest of the table does.
+#include <memory>
+#include <string_view>
+
+#include "cluster/snapshot.hpp"
+#include "framework/call.hpp"
+#include "framework/dry_run.hpp"
+#include "framework/host_api_preemption.hpp"
+#include "framework/parallelizer.hpp"
+#include "framework/post_filter_scope.hpp"
+
+namespace schedhost::framework {
+namespace {
+
+std::string_view view(schedhost_str_t s) {
+  return s.data == nullptr ? std::string_view{} : std::string_view{s.data, s.len};
+}
+
+const PostFilterScope* scope_of(const schedhost_call_t* call) {
+  return call == nullptr ? nullptr : Call::from(call).post_filter_scope();
+}
+
+uint64_t random(schedhost_call_t* call) {
+  const PostFilterScope* scope = scope_of(call);
+  return scope == nullptr || !scope->random ? 0 : scope->random();
+}
+
+// Set on every thread while it runs a parallel_for body: the pool is not reentrant, so a body
+// that calls parallel_for again runs the inner loop on its own thread.
+thread_local bool in_parallel_for = false;
+
+void parallel_for(schedhost_call_t* call, size_t count, void (*body)(void*, size_t), void* ctx) {
+  if (body == nullptr || count == 0) return;
+  const PostFilterScope* scope = scope_of(call);
+  if (scope == nullptr || scope->parallelizer == nullptr || in_parallel_for || count == 1) {
+    for (size_t i = 0; i < count; ++i)
+      body(ctx, i);
+    return;
+  }
+  scope->parallelizer->until(count, [&](std::size_t i) {
+    const bool outer = in_parallel_for;
+    in_parallel_for = true;
+    body(ctx, i);
+    in_parallel_for = outer;
+  });
+}
+
+schedhost_dry_run_t* dry_run_begin(schedhost_call_t* call, schedhost_str_t node_name) {
+  const PostFilterScope* scope = scope_of(call);
+  const cluster::Snapshot* snapshot = call == nullptr ? nullptr : Call::from(call).snapshot();
+  if (scope == nullptr || snapshot == nullptr) return nullptr;
+  std::unique_ptr<DryRun> run = DryRun::begin(*scope, *snapshot, view(node_name));
+  return run == nullptr ? nullptr : run.release()->handle();
+}
+
+const schedhost_node_t* dry_run_node(const schedhost_dry_run_t* run) {
+  return run == nullptr ? nullptr
+                        : reinterpret_cast<const schedhost_node_t*>(&DryRun::from(run)->node());
+}
+
+schedhost_code_t dry_run_remove_pod(schedhost_dry_run_t* run, schedhost_str_t uid) {
+  return run == nullptr ? SCHEDHOST_ERROR : DryRun::from(run)->remove_pod(view(uid));
+}
+
+schedhost_code_t dry_run_add_pod(schedhost_dry_run_t* run, schedhost_str_t uid) {
+  return run == nullptr ? SCHEDHOST_ERROR : DryRun::from(run)->add_pod(view(uid));
+}
+
+schedhost_code_t dry_run_filter(schedhost_dry_run_t* run) {
+  return run == nullptr ? SCHEDHOST_ERROR : DryRun::from(run)->filter();
+}
+
+size_t dry_run_reason_count(const schedhost_dry_run_t* run) {
+  return run == nullptr ? 0 : DryRun::from(run)->reasons().size();
+}
+
+schedhost_str_t dry_run_reason_at(const schedhost_dry_run_t* run, size_t index) {
+  if (run == nullptr || index >= DryRun::from(run)->reasons().size()) return {nullptr, 0};
+  const std::string& r = DryRun::from(run)->reasons()[index];
+  return {r.data(), r.size()};
+}
+
+void dry_run_end(schedhost_dry_run_t* run) {
+  delete DryRun::from(run);  // NOLINT(cppcoreguidelines-owning-memory): the handle owns it
+}
+
+void add_victim(schedhost_call_t* call, schedhost_str_t uid) {
+  if (scope_of(call) != nullptr) Call::from(call).add_victim(view(uid));
+}
+
+const cluster::Snapshot* snapshot_of(const schedhost_call_t* call) {
+  return call == nullptr ? nullptr : Call::from(call).snapshot();
+}
+
+size_t pdb_count(const schedhost_call_t* call) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  return s == nullptr ? 0 : s->pod_disruption_budgets().size();
+}
+
+bool pdb_json(const schedhost_call_t* call, size_t index, schedhost_str_t pointer,
+              schedhost_str_t* out) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  if (s == nullptr || out == nullptr || index >= s->pod_disruption_budgets().size()) return false;
+  std::optional<std::string_view> json = s->pod_disruption_budgets()[index]->json_at(view(pointer));
+  if (!json) return false;
+  *out = {json->data(), json->size()};
+  return true;
+}
+
+}  // namespace
+
+void fill_preemption_functions(schedhost_host_api_t& t) {
+  t.random = &random;
+  t.parallel_for = &parallel_for;
+  t.dry_run_begin = &dry_run_begin;
+  t.dry_run_node = &dry_run_node;
+  t.dry_run_remove_pod = &dry_run_remove_pod;
+  t.dry_run_add_pod = &dry_run_add_pod;
+  t.dry_run_filter = &dry_run_filter;
+  t.dry_run_reason_count = &dry_run_reason_count;
+  t.dry_run_reason_at = &dry_run_reason_at;
+  t.dry_run_end = &dry_run_end;
+  t.add_victim = &add_victim;
+  t.pdb_count = &pdb_count;
+  t.pdb_json = &pdb_json;
+}
+
+}  // namespace schedhost::framework
