@@ -1,0 +1,738 @@
+// schedhost/testing/fake_host.hpp - a host without a host process: it implements the host API
+// table of abi.h over fake pods and nodes, loads a library from its descriptor (the plugin's
+// sources linked into the test, or a .so opened with open_library), and creates plugin instances.
+// Everything runs on the test's thread; one FakeHost is one snapshot.
+#pragma once
+
+#include <dlfcn.h>
+#include <schedhost/abi.h>
+#include <schedhost/testing/fake_cycle_state.hpp>
+#include <schedhost/testing/fake_objects.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace schedhost::testing {
+
+class FakeHost;
+class FakePlugin;
+
+struct LogLine {
+  schedhost_log_level_t level;
+  std::string plugin;  // the plugin (or library) that logged it
+  std::string message;
+};
+
+// What a plugin did to a pod waiting at Permit (waiting_pod_allow / waiting_pod_reject).
+struct WaitingPodDecision {
+  std::string uid;
+  std::string plugin;
+  bool allowed;
+  std::string message;  // reject only
+};
+
+namespace detail {
+
+inline std::string_view view(schedhost_str_t s) {
+  return s.data == nullptr ? std::string_view{} : std::string_view{s.data, s.len};
+}
+inline schedhost_str_t str(std::string_view s) {
+  return {s.data(), s.size()};
+}
+
+// A pod as handed to plugins: the fake plus what the host derives from it, at a stable address.
+struct PodRecord {
+  explicit PodRecord(FakePod p)
+      : pod(std::move(p)), nonzero(pod.nonzero_requests()), object(pod.object()) {}
+  FakePod pod;
+  ResourceMap nonzero;
+  nlohmann::json object;
+  JsonCache json;
+};
+
+struct NodeRecord {
+  explicit NodeRecord(FakeNode n)
+      : node(std::move(n)),
+        requested(node.requested()),
+        nonzero_requested(node.nonzero_requested()),
+        used_ports(node.used_ports()),
+        object(node.object()) {
+    for (const FakePod& p : node.pods()) {
+      pods.push_back(std::make_unique<PodRecord>(p));
+      if (p.has_affinity()) with_affinity.push_back(pods.back().get());
+      if (p.has_required_anti_affinity()) with_required_anti_affinity.push_back(pods.back().get());
+    }
+  }
+  FakeNode node;
+  ResourceMap requested, nonzero_requested;
+  std::vector<FakeHostPort> used_ports;
+  nlohmann::json object;
+  JsonCache json;
+  std::vector<std::unique_ptr<PodRecord>> pods;
+  std::vector<const PodRecord*> with_affinity, with_required_anti_affinity;
+};
+
+// What a schedhost_host_t* points at: the host and who is calling through it.
+struct HostHandle {
+  FakeHost* host;
+  std::string plugin;
+};
+
+// What a schedhost_call_t* points at: one hook invocation and what it reported.
+struct CallRecord {
+  FakeHost* host;
+  std::string plugin;
+  std::vector<std::string> reasons;
+  std::optional<std::vector<std::string>> node_names;
+  std::optional<std::string> nominated_node;
+  schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
+  std::string message() const {
+    std::string out;
+    for (const std::string& r : reasons)
+      out += (out.empty() ? "" : ", ") + r;
+    return out;
+  }
+};
+
+struct HostApi;  // the table's functions (below FakeHost)
+
+}  // namespace detail
+
+class FakeHost {
+ public:
+  FakeHost();
+  // Loads library (checks it as the host's loader does, then runs its init).
+  explicit FakeHost(const schedhost_library_t* library) : FakeHost() { load(library); }
+  FakeHost(const FakeHost&) = delete;
+  FakeHost& operator=(const FakeHost&) = delete;
+  // Runs the library's deinit: destroy every FakePlugin of this host first.
+  ~FakeHost() {
+    if (library_ != nullptr && library_->deinit != nullptr) library_->deinit();
+  }
+
+  // The descriptor of a library built as a .so (dlopen'd once, never closed, as the host does);
+  // throws std::runtime_error when it cannot be opened or is not a plugin.
+  static const schedhost_library_t* open_library(const std::string& path) {
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) throw std::runtime_error(path + ": cannot be loaded: " + dlerror());
+    void* entry = dlsym(handle, SCHEDHOST_ENTRY_SYMBOL);
+    if (entry == nullptr) {
+      throw std::runtime_error(path + ": not a schedhost plugin: it does not export " +
+                               SCHEDHOST_ENTRY_SYMBOL "()");
+    }
+    return reinterpret_cast<schedhost_plugin_library_fn>(entry)();
+  }
+
+  // Checks the library as the host's loader does (magic, ABI version, plugins) and runs init.
+  // Throws std::runtime_error with the host's message on the first failure.
+  void load(const schedhost_library_t* library) {
+    if (library_ != nullptr) throw std::logic_error("this FakeHost has already loaded a library");
+    if (library == nullptr) throw std::runtime_error(SCHEDHOST_ENTRY_SYMBOL "() returned NULL");
+    if (library->magic != SCHEDHOST_LIBRARY_MAGIC) {
+      throw std::runtime_error("bad library magic: not a schedhost_library_t");
+    }
+    const std::string host_abi =
+        std::to_string(SCHEDHOST_ABI_MAJOR) + "." + std::to_string(SCHEDHOST_ABI_MINOR);
+    if (library->abi_major != SCHEDHOST_ABI_MAJOR) {
+      throw std::runtime_error("built for plugin ABI " + std::to_string(library->abi_major) + "." +
+                               std::to_string(library->abi_minor) + ", this host has ABI " +
+                               host_abi);
+    }
+    if (library->min_host_abi_minor > SCHEDHOST_ABI_MINOR) {
+      throw std::runtime_error("needs plugin ABI " + std::to_string(library->abi_major) + "." +
+                               std::to_string(library->min_host_abi_minor) +
+                               " or newer, this host has ABI " + host_abi);
+    }
+    if (library->name == nullptr || library->plugin_count == 0 || library->plugins == nullptr) {
+      throw std::runtime_error("the library has no name or no plugins");
+    }
+    library_host_.plugin = std::string("library \"") + library->name + "\"";
+    if (library->init != nullptr) {
+      detail::CallRecord call{this, library_host_.plugin, {}, {}, {}};
+      const schedhost_code_t code = library->init(&api_, handle(library_host_), call.handle());
+      if (code != SCHEDHOST_SUCCESS) {
+        throw std::runtime_error(library_host_.plugin +
+                                 " refused to initialise: " + call.message());
+      }
+    }
+    library_ = library;
+  }
+  const schedhost_library_t& library() const {
+    if (library_ == nullptr) throw std::logic_error("no library loaded in this FakeHost");
+    return *library_;
+  }
+  // The descriptor of the plugin named name; throws std::invalid_argument naming the ones there.
+  const schedhost_plugin_descriptor_t& descriptor(std::string_view name) const {
+    std::string names;
+    for (std::uint32_t i = 0; i < library().plugin_count; ++i) {
+      const schedhost_plugin_descriptor_t* d = library_->plugins[i];
+      if (d != nullptr && d->name != nullptr && name == d->name) return *d;
+      names += (names.empty() ? "" : ", ") + std::string(d && d->name ? d->name : "?");
+    }
+    throw std::invalid_argument("no plugin \"" + std::string(name) + "\" in library \"" +
+                                library_->name + "\" (it has " + names + ")");
+  }
+
+  // Creates an instance of the plugin with pluginConfig args as JSON text. Throws
+  // std::runtime_error("plugin \"Name\": <reasons>") when the plugin refuses them, as the host
+  // would print it. Defined in fake_plugin.hpp.
+  FakePlugin create(std::string_view name, std::string_view args_json = "{}");
+  // The reason the plugin refuses these args, or "" when it accepts them.
+  std::string create_error(std::string_view name, std::string_view args_json);
+
+  // -- the snapshot --
+  FakeHost& add_node(FakeNode node) {
+    nodes_.push_back(std::make_unique<detail::NodeRecord>(std::move(node)));
+    count_images();
+    return *this;
+  }
+  FakeHost& add_namespace(std::string name, StringMap labels = {}) {
+    namespaces_.emplace_back(std::move(name), std::move(labels));
+    return *this;
+  }
+  std::size_t node_count() const { return nodes_.size(); }
+  std::vector<std::string> node_names() const {
+    std::vector<std::string> out;
+    for (const auto& n : nodes_)
+      out.push_back(n->node.name());
+    return out;
+  }
+  // The handle of a node of the snapshot; throws std::invalid_argument for an unknown name.
+  const schedhost_node_t* node_handle(std::string_view name) const {
+    for (const auto& n : nodes_) {
+      if (n->node.name() == name) return reinterpret_cast<const schedhost_node_t*>(n.get());
+    }
+    throw std::invalid_argument("no node \"" + std::string(name) + "\" in the FakeHost snapshot");
+  }
+
+  // -- pods waiting at Permit, and what plugins decided about them --
+  FakeHost& add_waiting_pod(FakePod pod) {
+    waiting_.push_back(std::make_unique<detail::PodRecord>(std::move(pod)));
+    return *this;
+  }
+  std::vector<std::string> waiting_pod_uids() const {
+    std::vector<std::string> out;
+    for (const auto& p : waiting_)
+      out.push_back(p->pod.uid());
+    return out;
+  }
+  const std::vector<WaitingPodDecision>& waiting_pod_decisions() const { return decisions_; }
+
+  // -- logs --
+  // Messages at or above level are recorded (default: everything, so debug lines can be
+  // asserted); log_enabled answers accordingly.
+  void set_log_level(schedhost_log_level_t level) { log_level_ = level; }
+  const std::vector<LogLine>& logs() const { return logs_; }
+  void clear_logs() { logs_.clear(); }
+
+  // The host API table plugins get. Shrinking struct_size emulates an older 1.x host (the
+  // functions past it then read as absent to a well-behaved plugin).
+  const schedhost_host_api_t* api() const { return &api_; }
+  void set_api_struct_size(std::uint32_t size) { api_.struct_size = size; }
+
+  // A handle for a pod outside the snapshot; valid as long as this FakeHost.
+  const schedhost_pod_t* keep_pod(FakePod pod) {
+    kept_.push_back(std::make_unique<detail::PodRecord>(std::move(pod)));
+    return reinterpret_cast<const schedhost_pod_t*>(kept_.back().get());
+  }
+
+ private:
+  friend struct detail::HostApi;
+  friend class FakePlugin;
+
+  static const schedhost_host_t* handle(const detail::HostHandle& h) {
+    return reinterpret_cast<const schedhost_host_t*>(&h);
+  }
+  // How many nodes of the snapshot have each image, as the host's ImageStates.
+  void count_images() {
+    for (auto& n : nodes_) {
+      for (FakeImage& image : n->node.images()) {
+        image.num_nodes = 0;
+        for (const auto& other : nodes_) {
+          for (const FakeImage& i : other->node.images())
+            image.num_nodes += i.name == image.name ? 1 : 0;
+        }
+      }
+    }
+  }
+
+  schedhost_host_api_t api_;
+  const schedhost_library_t* library_ = nullptr;
+  detail::HostHandle library_host_{this, ""};
+  std::vector<std::unique_ptr<detail::NodeRecord>> nodes_;
+  std::vector<std::pair<std::string, StringMap>> namespaces_;
+  std::vector<std::unique_ptr<detail::PodRecord>> waiting_;
+  std::vector<std::unique_ptr<detail::PodRecord>> kept_;
+  std::vector<WaitingPodDecision> decisions_;
+  std::vector<LogLine> logs_;
+  schedhost_log_level_t log_level_ = SCHEDHOST_LOG_TRACE;
+};
+
+namespace detail {
+
+// The host API: each function tolerates NULL handles and indexes past the end, as the host does.
+struct HostApi {
+  static const PodRecord* pod(const schedhost_pod_t* h) {
+    return reinterpret_cast<const PodRecord*>(h);
+  }
+  static const NodeRecord* node(const schedhost_node_t* h) {
+    return reinterpret_cast<const NodeRecord*>(h);
+  }
+  static const HostHandle* host(const schedhost_host_t* h) {
+    return reinterpret_cast<const HostHandle*>(h);
+  }
+  static CallRecord* call(schedhost_call_t* c) { return reinterpret_cast<CallRecord*>(c); }
+  static const CallRecord* call(const schedhost_call_t* c) {
+    return reinterpret_cast<const CallRecord*>(c);
+  }
+
+  template <class Map>
+  static bool map_get(const Map* m, schedhost_str_t key, schedhost_str_t* out) {
+    if (m == nullptr || out == nullptr) return false;
+    const auto it = m->find(view(key));
+    if (it == m->end()) return false;
+    *out = str(it->second);
+    return true;
+  }
+  static bool map_at(const StringMap* m, size_t i, schedhost_str_t* k, schedhost_str_t* v) {
+    if (m == nullptr || i >= m->size()) return false;
+    const auto it = std::next(m->begin(), static_cast<std::ptrdiff_t>(i));
+    if (k != nullptr) *k = str(it->first);
+    if (v != nullptr) *v = str(it->second);
+    return true;
+  }
+  static bool resource_get(const ResourceMap* m, schedhost_str_t name, int64_t* out) {
+    const auto it = m == nullptr ? ResourceMap::const_iterator{} : m->find(view(name));
+    const bool found = m != nullptr && it != m->end();
+    if (out != nullptr) *out = found ? it->second : 0;
+    return found;
+  }
+  static bool resource_at(const ResourceMap* m, size_t i, schedhost_str_t* name, int64_t* value) {
+    if (m == nullptr || i >= m->size()) return false;
+    const auto it = std::next(m->begin(), static_cast<std::ptrdiff_t>(i));
+    if (name != nullptr) *name = str(it->first);
+    if (value != nullptr) *value = it->second;
+    return true;
+  }
+  static bool json_at(const nlohmann::json& object, const JsonCache& cache, schedhost_str_t pointer,
+                      schedhost_str_t* out) {
+    const std::string* json = out == nullptr ? nullptr : cache.at(object, view(pointer));
+    if (json == nullptr) return false;
+    *out = str(*json);
+    return true;
+  }
+  static schedhost_host_port_t port(const FakeHostPort& p) {
+    return {str(p.host_ip), str(p.protocol), p.port};
+  }
+
+  // -- logging and results --
+  static bool log_enabled(const schedhost_host_t* h, schedhost_log_level_t level) {
+    return h != nullptr && level >= host(h)->host->log_level_;
+  }
+  static void log(const schedhost_host_t* h, schedhost_log_level_t level, schedhost_str_t msg) {
+    if (log_enabled(h, level)) {
+      host(h)->host->logs_.push_back({level, host(h)->plugin, std::string(view(msg))});
+    }
+  }
+  static void add_reason(schedhost_call_t* c, schedhost_str_t reason) {
+    if (c != nullptr) call(c)->reasons.emplace_back(view(reason));
+  }
+  static void set_node_names(schedhost_call_t* c, const schedhost_str_t* names, size_t count) {
+    if (c == nullptr || (names == nullptr && count > 0)) return;
+    std::vector<std::string> copy;
+    for (size_t i = 0; i < count; ++i)
+      copy.emplace_back(view(names[i]));
+    call(c)->node_names = std::move(copy);
+  }
+  static void set_nominated_node(schedhost_call_t* c, schedhost_str_t name) {
+    if (c != nullptr) call(c)->nominated_node = std::string(view(name));
+  }
+
+  // -- pods --
+  static schedhost_str_t pod_string(const schedhost_pod_t* h, schedhost_pod_string_t field) {
+    if (h == nullptr) return {};
+    const FakePod& p = pod(h)->pod;
+    switch (field) {
+      case SCHEDHOST_POD_NAME:
+        return str(p.name());
+      case SCHEDHOST_POD_NAMESPACE:
+        return str(p.namespace_name());
+      case SCHEDHOST_POD_UID:
+        return str(p.uid());
+      case SCHEDHOST_POD_NODE_NAME:
+        return str(p.node_name());
+      case SCHEDHOST_POD_SCHEDULER_NAME:
+        return str(p.scheduler_name());
+      case SCHEDHOST_POD_PRIORITY_CLASS_NAME:
+        return str(p.priority_class_name());
+      case SCHEDHOST_POD_NOMINATED_NODE_NAME:
+        return str(p.nominated_node_name());
+      case SCHEDHOST_POD_PREEMPTION_POLICY:
+        return str(p.preemption_policy());
+      default:
+        return {};
+    }
+  }
+  static int64_t pod_integer(const schedhost_pod_t* h, schedhost_pod_integer_t field) {
+    if (h == nullptr) return 0;
+    const FakePod& p = pod(h)->pod;
+    switch (field) {
+      case SCHEDHOST_POD_PRIORITY:
+        return p.priority();
+      case SCHEDHOST_POD_START_TIME_MS:
+        return p.start_time_ms();
+      case SCHEDHOST_POD_CREATION_TIME_MS:
+        return p.creation_time_ms();
+      case SCHEDHOST_POD_TERMINATING:
+        return p.terminating() ? 1 : 0;
+      case SCHEDHOST_POD_GENERATION:
+        return p.generation();
+      default:
+        return 0;
+    }
+  }
+  static const StringMap* pod_map(const schedhost_pod_t* h, schedhost_map_t map) {
+    if (h == nullptr) return nullptr;
+    const FakePod& p = pod(h)->pod;
+    switch (map) {
+      case SCHEDHOST_MAP_LABELS:
+        return &p.labels();
+      case SCHEDHOST_MAP_ANNOTATIONS:
+        return &p.annotations();
+      case SCHEDHOST_MAP_NODE_SELECTOR:
+        return &p.node_selector();
+      default:
+        return nullptr;
+    }
+  }
+  static const ResourceMap* pod_list(const schedhost_pod_t* h, schedhost_resource_list_t list) {
+    if (h == nullptr) return nullptr;
+    if (list == SCHEDHOST_POD_REQUESTS) return &pod(h)->pod.requests();
+    if (list == SCHEDHOST_POD_NONZERO_REQUESTS) return &pod(h)->nonzero;
+    return nullptr;
+  }
+  static bool pod_map_get(const schedhost_pod_t* h, schedhost_map_t map, schedhost_str_t key,
+                          schedhost_str_t* out) {
+    return map_get(pod_map(h, map), key, out);
+  }
+  static size_t pod_map_count(const schedhost_pod_t* h, schedhost_map_t map) {
+    const StringMap* m = pod_map(h, map);
+    return m == nullptr ? 0 : m->size();
+  }
+  static bool pod_map_at(const schedhost_pod_t* h, schedhost_map_t map, size_t i,
+                         schedhost_str_t* k, schedhost_str_t* v) {
+    return map_at(pod_map(h, map), i, k, v);
+  }
+  static bool pod_resource(const schedhost_pod_t* h, schedhost_resource_list_t list,
+                           schedhost_str_t name, int64_t* out) {
+    return resource_get(pod_list(h, list), name, out);
+  }
+  static size_t pod_resource_count(const schedhost_pod_t* h, schedhost_resource_list_t list) {
+    const ResourceMap* m = pod_list(h, list);
+    return m == nullptr ? 0 : m->size();
+  }
+  static bool pod_resource_at(const schedhost_pod_t* h, schedhost_resource_list_t list, size_t i,
+                              schedhost_str_t* name, int64_t* value) {
+    return resource_at(pod_list(h, list), i, name, value);
+  }
+  static size_t pod_toleration_count(const schedhost_pod_t* h) {
+    return h == nullptr ? 0 : pod(h)->pod.tolerations().size();
+  }
+  static bool pod_toleration_at(const schedhost_pod_t* h, size_t i, schedhost_toleration_t* out) {
+    if (h == nullptr || out == nullptr || i >= pod(h)->pod.tolerations().size()) return false;
+    const FakeToleration& t = pod(h)->pod.tolerations()[i];
+    *out = {str(t.key),
+            str(t.op),
+            str(t.value),
+            str(t.effect),
+            t.toleration_seconds.value_or(0),
+            t.toleration_seconds.has_value()};
+    return true;
+  }
+  static size_t pod_host_port_count(const schedhost_pod_t* h) {
+    return h == nullptr ? 0 : pod(h)->pod.host_ports().size();
+  }
+  static bool pod_host_port_at(const schedhost_pod_t* h, size_t i, schedhost_host_port_t* out) {
+    if (h == nullptr || out == nullptr || i >= pod(h)->pod.host_ports().size()) return false;
+    *out = port(pod(h)->pod.host_ports()[i]);
+    return true;
+  }
+  static size_t pod_container_count(const schedhost_pod_t* h) {
+    return h == nullptr ? 0 : pod(h)->pod.containers().size();
+  }
+  static bool pod_container_at(const schedhost_pod_t* h, size_t i, schedhost_container_t* out) {
+    if (h == nullptr || out == nullptr || i >= pod(h)->pod.containers().size()) return false;
+    const FakeContainer& c = pod(h)->pod.containers()[i];
+    *out = {str(c.name), str(c.image), c.kind};
+    return true;
+  }
+  static bool pod_json(const schedhost_pod_t* h, schedhost_str_t pointer, schedhost_str_t* out) {
+    return h != nullptr && json_at(pod(h)->object, pod(h)->json, pointer, out);
+  }
+
+  // -- nodes --
+  static schedhost_str_t node_string(const schedhost_node_t* h, schedhost_node_string_t field) {
+    if (h == nullptr) return {};
+    if (field == SCHEDHOST_NODE_NAME) return str(node(h)->node.name());
+    if (field == SCHEDHOST_NODE_UID) return str(node(h)->node.uid());
+    return {};
+  }
+  static int64_t node_integer(const schedhost_node_t* h, schedhost_node_integer_t field) {
+    if (h == nullptr) return 0;
+    if (field == SCHEDHOST_NODE_UNSCHEDULABLE) return node(h)->node.unschedulable() ? 1 : 0;
+    if (field == SCHEDHOST_NODE_GENERATION) return node(h)->node.generation();
+    return 0;
+  }
+  static const StringMap* node_map(const schedhost_node_t* h, schedhost_map_t map) {
+    if (h == nullptr) return nullptr;
+    if (map == SCHEDHOST_MAP_LABELS) return &node(h)->node.labels();
+    if (map == SCHEDHOST_MAP_ANNOTATIONS) return &node(h)->node.annotations();
+    return nullptr;
+  }
+  static const ResourceMap* node_list(const schedhost_node_t* h, schedhost_resource_list_t list) {
+    if (h == nullptr) return nullptr;
+    switch (list) {
+      case SCHEDHOST_NODE_ALLOCATABLE:
+        return &node(h)->node.allocatable();
+      case SCHEDHOST_NODE_REQUESTED:
+        return &node(h)->requested;
+      case SCHEDHOST_NODE_NONZERO_REQUESTED:
+        return &node(h)->nonzero_requested;
+      default:
+        return nullptr;
+    }
+  }
+  static bool node_map_get(const schedhost_node_t* h, schedhost_map_t map, schedhost_str_t key,
+                           schedhost_str_t* out) {
+    return map_get(node_map(h, map), key, out);
+  }
+  static size_t node_map_count(const schedhost_node_t* h, schedhost_map_t map) {
+    const StringMap* m = node_map(h, map);
+    return m == nullptr ? 0 : m->size();
+  }
+  static bool node_map_at(const schedhost_node_t* h, schedhost_map_t map, size_t i,
+                          schedhost_str_t* k, schedhost_str_t* v) {
+    return map_at(node_map(h, map), i, k, v);
+  }
+  static bool node_resource(const schedhost_node_t* h, schedhost_resource_list_t list,
+                            schedhost_str_t name, int64_t* out) {
+    return resource_get(node_list(h, list), name, out);
+  }
+  static size_t node_resource_count(const schedhost_node_t* h, schedhost_resource_list_t list) {
+    const ResourceMap* m = node_list(h, list);
+    return m == nullptr ? 0 : m->size();
+  }
+  static bool node_resource_at(const schedhost_node_t* h, schedhost_resource_list_t list, size_t i,
+                               schedhost_str_t* name, int64_t* value) {
+    return resource_at(node_list(h, list), i, name, value);
+  }
+  static size_t node_taint_count(const schedhost_node_t* h) {
+    return h == nullptr ? 0 : node(h)->node.taints().size();
+  }
+  static bool node_taint_at(const schedhost_node_t* h, size_t i, schedhost_taint_t* out) {
+    if (h == nullptr || out == nullptr || i >= node(h)->node.taints().size()) return false;
+    const FakeTaint& t = node(h)->node.taints()[i];
+    *out = {str(t.key), str(t.value), str(t.effect)};
+    return true;
+  }
+  static size_t node_used_port_count(const schedhost_node_t* h) {
+    return h == nullptr ? 0 : node(h)->used_ports.size();
+  }
+  static bool node_used_port_at(const schedhost_node_t* h, size_t i, schedhost_host_port_t* out) {
+    if (h == nullptr || out == nullptr || i >= node(h)->used_ports.size()) return false;
+    *out = port(node(h)->used_ports[i]);
+    return true;
+  }
+  static size_t node_image_count(const schedhost_node_t* h) {
+    return h == nullptr ? 0 : node(h)->node.images().size();
+  }
+  static bool node_image_at(const schedhost_node_t* h, size_t i, schedhost_image_t* out) {
+    if (h == nullptr || out == nullptr || i >= node(h)->node.images().size()) return false;
+    const FakeImage& image = node(h)->node.images()[i];
+    *out = {str(image.name), image.size_bytes, image.num_nodes};
+    return true;
+  }
+  static std::vector<const PodRecord*> node_pods(const schedhost_node_t* h,
+                                                 schedhost_node_pods_t which) {
+    if (h == nullptr) return {};
+    if (which == SCHEDHOST_NODE_PODS_WITH_AFFINITY) return node(h)->with_affinity;
+    if (which == SCHEDHOST_NODE_PODS_WITH_REQUIRED_ANTI_AFFINITY) {
+      return node(h)->with_required_anti_affinity;
+    }
+    if (which != SCHEDHOST_NODE_PODS_ALL) return {};
+    std::vector<const PodRecord*> all;
+    for (const auto& p : node(h)->pods)
+      all.push_back(p.get());
+    return all;
+  }
+  static size_t node_pod_count(const schedhost_node_t* h, schedhost_node_pods_t which) {
+    return node_pods(h, which).size();
+  }
+  static const schedhost_pod_t* node_pod_at(const schedhost_node_t* h, schedhost_node_pods_t which,
+                                            size_t i) {
+    const auto pods = node_pods(h, which);
+    return i < pods.size() ? reinterpret_cast<const schedhost_pod_t*>(pods[i]) : nullptr;
+  }
+  static bool node_json(const schedhost_node_t* h, schedhost_str_t pointer, schedhost_str_t* out) {
+    return h != nullptr && json_at(node(h)->object, node(h)->json, pointer, out);
+  }
+
+  // -- the snapshot and namespaces of the call --
+  static size_t snapshot_node_count(const schedhost_call_t* c) {
+    return c == nullptr ? 0 : call(c)->host->nodes_.size();
+  }
+  static const schedhost_node_t* snapshot_node_at(const schedhost_call_t* c, size_t i) {
+    if (c == nullptr || i >= call(c)->host->nodes_.size()) return nullptr;
+    return reinterpret_cast<const schedhost_node_t*>(call(c)->host->nodes_[i].get());
+  }
+  static const schedhost_node_t* snapshot_node_get(const schedhost_call_t* c,
+                                                   schedhost_str_t name) {
+    if (c == nullptr) return nullptr;
+    for (const auto& n : call(c)->host->nodes_) {
+      if (n->node.name() == view(name)) return reinterpret_cast<const schedhost_node_t*>(n.get());
+    }
+    return nullptr;
+  }
+  static const StringMap* namespace_labels(const schedhost_call_t* c, schedhost_str_t ns) {
+    if (c == nullptr) return nullptr;
+    for (const auto& [name, labels] : call(c)->host->namespaces_) {
+      if (name == view(ns)) return &labels;
+    }
+    return nullptr;
+  }
+  static size_t namespace_count(const schedhost_call_t* c) {
+    return c == nullptr ? 0 : call(c)->host->namespaces_.size();
+  }
+  static schedhost_str_t namespace_name_at(const schedhost_call_t* c, size_t i) {
+    if (c == nullptr || i >= call(c)->host->namespaces_.size()) return {nullptr, 0};
+    return str(call(c)->host->namespaces_[i].first);
+  }
+  static bool namespace_label_get(const schedhost_call_t* c, schedhost_str_t ns,
+                                  schedhost_str_t key, schedhost_str_t* out) {
+    return map_get(namespace_labels(c, ns), key, out);
+  }
+  static size_t namespace_label_count(const schedhost_call_t* c, schedhost_str_t ns) {
+    const StringMap* m = namespace_labels(c, ns);
+    return m == nullptr ? 0 : m->size();
+  }
+  static bool namespace_label_at(const schedhost_call_t* c, schedhost_str_t ns, size_t i,
+                                 schedhost_str_t* k, schedhost_str_t* v) {
+    return map_at(namespace_labels(c, ns), i, k, v);
+  }
+
+  // -- cycle state --
+  static bool state_write(schedhost_cycle_state_t* s, schedhost_str_t key, void* value,
+                          const schedhost_state_ops_t* ops) {
+    return s != nullptr && FakeCycleState::from(s)->write(view(key), value, ops);
+  }
+  static void* state_read(const schedhost_cycle_state_t* s, schedhost_str_t key,
+                          const schedhost_state_ops_t* ops) {
+    return s == nullptr ? nullptr : FakeCycleState::from(s)->read(view(key), ops);
+  }
+
+  // -- pods waiting at Permit: a decision is recorded and the pod leaves the waiting list --
+  static size_t waiting_pod_count(const schedhost_call_t* c) {
+    return c == nullptr ? 0 : call(c)->host->waiting_.size();
+  }
+  static const schedhost_pod_t* waiting_pod_at(const schedhost_call_t* c, size_t i) {
+    if (c == nullptr || i >= call(c)->host->waiting_.size()) return nullptr;
+    return reinterpret_cast<const schedhost_pod_t*>(call(c)->host->waiting_[i].get());
+  }
+  static bool decide(schedhost_call_t* c, schedhost_str_t uid, bool allowed,
+                     schedhost_str_t message) {
+    if (c == nullptr) return false;
+    FakeHost& h = *call(c)->host;
+    for (auto it = h.waiting_.begin(); it != h.waiting_.end(); ++it) {
+      if ((*it)->pod.uid() != view(uid)) continue;
+      h.decisions_.push_back(
+          {(*it)->pod.uid(), call(c)->plugin, allowed, std::string(view(message))});
+      h.kept_.push_back(std::move(*it));  // views of it stay valid until the hook returns
+      h.waiting_.erase(it);
+      return true;
+    }
+    return false;
+  }
+  static bool waiting_pod_allow(schedhost_call_t* c, schedhost_str_t uid) {
+    return decide(c, uid, true, {});
+  }
+  static bool waiting_pod_reject(schedhost_call_t* c, schedhost_str_t uid, schedhost_str_t msg) {
+    return decide(c, uid, false, msg);
+  }
+
+  // Every function of the 1.0 table. Functions appended to abi.h later stay NULL here until
+  // this file implements them, so a plugin that feature-tests them sees "absent".
+  static schedhost_host_api_t table() {
+    schedhost_host_api_t t{};
+    t.struct_size = sizeof(schedhost_host_api_t);
+    t.abi_major = SCHEDHOST_ABI_MAJOR;
+    t.abi_minor = SCHEDHOST_ABI_MINOR;
+    t.log_enabled = &log_enabled;
+    t.log = &log;
+    t.add_reason = &add_reason;
+    t.set_node_names = &set_node_names;
+    t.set_nominated_node = &set_nominated_node;
+    t.pod_string = &pod_string;
+    t.pod_integer = &pod_integer;
+    t.pod_map_get = &pod_map_get;
+    t.pod_map_count = &pod_map_count;
+    t.pod_map_at = &pod_map_at;
+    t.pod_resource = &pod_resource;
+    t.pod_resource_count = &pod_resource_count;
+    t.pod_resource_at = &pod_resource_at;
+    t.pod_toleration_count = &pod_toleration_count;
+    t.pod_toleration_at = &pod_toleration_at;
+    t.pod_host_port_count = &pod_host_port_count;
+    t.pod_host_port_at = &pod_host_port_at;
+    t.pod_container_count = &pod_container_count;
+    t.pod_container_at = &pod_container_at;
+    t.pod_json = &pod_json;
+    t.node_string = &node_string;
+    t.node_integer = &node_integer;
+    t.node_map_get = &node_map_get;
+    t.node_map_count = &node_map_count;
+    t.node_map_at = &node_map_at;
+    t.node_resource = &node_resource;
+    t.node_resource_count = &node_resource_count;
+    t.node_resource_at = &node_resource_at;
+    t.node_taint_count = &node_taint_count;
+    t.node_taint_at = &node_taint_at;
+    t.node_used_port_count = &node_used_port_count;
+    t.node_used_port_at = &node_used_port_at;
+    t.node_image_count = &node_image_count;
+    t.node_image_at = &node_image_at;
+    t.node_pod_count = &node_pod_count;
+    t.node_pod_at = &node_pod_at;
+    t.node_json = &node_json;
+    t.snapshot_node_count = &snapshot_node_count;
+    t.snapshot_node_at = &snapshot_node_at;
+    t.snapshot_node_get = &snapshot_node_get;
+    t.state_write = &state_write;
+    t.state_read = &state_read;
+    t.waiting_pod_count = &waiting_pod_count;
+    t.waiting_pod_at = &waiting_pod_at;
+    t.waiting_pod_allow = &waiting_pod_allow;
+    t.waiting_pod_reject = &waiting_pod_reject;
+    t.namespace_count = &namespace_count;
+    t.namespace_name_at = &namespace_name_at;
+    t.namespace_label_get = &namespace_label_get;
+    t.namespace_label_count = &namespace_label_count;
+    t.namespace_label_at = &namespace_label_at;
+    return t;
+  }
+};
+
+}  // namespace detail
+
+inline FakeHost::FakeHost() : api_(detail::HostApi::table()) {}
+
+}  // namespace schedhost::testing

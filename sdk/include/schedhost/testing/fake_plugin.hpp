@@ -1,0 +1,397 @@
+// schedhost/testing/fake_plugin.hpp - one plugin instance created by a FakeHost, and its hooks
+// called the way the framework calls them. Each call returns a HookResult: the code, the reasons
+// the plugin added, and what that hook reports besides (score, node names, nomination, timeout).
+#pragma once
+
+#include <schedhost/abi.h>
+#include <schedhost/status.hpp>
+#include <schedhost/testing/fake_cycle_state.hpp>
+#include <schedhost/testing/fake_host.hpp>
+#include <schedhost/testing/fake_objects.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace schedhost::testing {
+
+inline const char* to_string(Code code) {
+  switch (code) {
+    case Code::Success:
+      return "Success";
+    case Code::Error:
+      return "Error";
+    case Code::Unschedulable:
+      return "Unschedulable";
+    case Code::UnschedulableAndUnresolvable:
+      return "UnschedulableAndUnresolvable";
+    case Code::Wait:
+      return "Wait";
+    case Code::Skip:
+      return "Skip";
+  }
+  return "Unknown";
+}
+
+struct NodeScore {
+  std::string node;
+  std::int64_t score = 0;
+  bool operator==(const NodeScore& o) const { return node == o.node && score == o.score; }
+};
+
+// How one node failed Filter, for PostFilter.
+struct FailedNode {
+  std::string node;
+  Code code = Code::Unschedulable;
+  std::string plugin;
+  std::string message;
+};
+
+struct HookResult {
+  Code code = Code::Success;
+  std::vector<std::string> reasons;                    // add_reason calls, in order
+  std::int64_t score = 0;                              // Score
+  std::vector<NodeScore> scores;                       // NormalizeScore, scores()
+  std::optional<std::vector<std::string>> node_names;  // PreFilter: set_node_names
+  std::optional<std::string> nominated_node;           // PostFilter: set_nominated_node
+  std::chrono::milliseconds timeout{0};                // Permit with Wait
+
+  bool ok() const { return code == Code::Success; }
+  // The reasons joined by ", ", as the host prints them.
+  std::string message() const {
+    std::string out;
+    for (const std::string& r : reasons)
+      out += (out.empty() ? "" : ", ") + r;
+    return out;
+  }
+};
+
+// GoogleTest prints a HookResult with this when an assertion fails.
+inline std::ostream& operator<<(std::ostream& os, const HookResult& r) {
+  os << to_string(r.code);
+  if (!r.reasons.empty()) os << " [" << r.message() << "]";
+  return os << " score=" << r.score;
+}
+
+class FakePlugin {
+ public:
+  FakePlugin(FakeHost& host, const schedhost_plugin_descriptor_t& descriptor,
+             std::string_view args_json)
+      : host_(&host), name_(descriptor.name) {
+    // Read the plugin's vtable only up to the size it declares, as the host does.
+    const schedhost_plugin_vtable_t* v = descriptor.vtable;
+    if (v == nullptr || v->create == nullptr || v->destroy == nullptr) {
+      throw std::runtime_error("plugin \"" + name_ + "\" has no create or destroy function");
+    }
+    std::memcpy(&vtable_, v, std::min<std::size_t>(v->struct_size, sizeof vtable_));
+    handle_ = std::make_unique<detail::HostHandle>(detail::HostHandle{host_, name_});
+    const std::string_view args = args_json.empty() ? std::string_view("{}") : args_json;
+    detail::CallRecord call = new_call();
+    const schedhost_code_t code =
+        vtable_.create(host_->api(), reinterpret_cast<const schedhost_host_t*>(handle_.get()),
+                       detail::str(args), call.handle(), &self_);
+    if (code != SCHEDHOST_SUCCESS) {
+      throw std::runtime_error("plugin \"" + name_ + "\": " +
+                               (call.reasons.empty()
+                                    ? "create() refused its args with code " + std::to_string(code)
+                                    : call.message()));
+    }
+    created_ = true;
+  }
+  FakePlugin(const FakePlugin&) = delete;
+  FakePlugin& operator=(const FakePlugin&) = delete;
+  FakePlugin(FakePlugin&& o) noexcept
+      : host_(o.host_),
+        name_(std::move(o.name_)),
+        vtable_(o.vtable_),
+        handle_(std::move(o.handle_)),
+        self_(o.self_),
+        created_(std::exchange(o.created_, false)) {}
+  FakePlugin& operator=(FakePlugin&&) = delete;
+  ~FakePlugin() {
+    if (created_) vtable_.destroy(self_);
+  }
+
+  const std::string& name() const { return name_; }
+  const schedhost_plugin_vtable_t& vtable() const { return vtable_; }
+  void* self() const { return self_; }
+
+  // The extension points the plugin implements, named as `schedhost plugins` lists them.
+  std::vector<std::string> extension_points() const {
+    const std::pair<bool, const char*> points[] = {
+        {vtable_.pre_enqueue != nullptr, "PreEnqueue"},
+        {vtable_.queue_sort_less != nullptr, "QueueSort"},
+        {vtable_.pre_filter != nullptr, "PreFilter"},
+        {vtable_.add_pod != nullptr || vtable_.remove_pod != nullptr, "PreFilterExtensions"},
+        {vtable_.filter != nullptr, "Filter"},
+        {vtable_.post_filter != nullptr, "PostFilter"},
+        {vtable_.pre_score != nullptr, "PreScore"},
+        {vtable_.score != nullptr, "Score"},
+        {vtable_.normalize_score != nullptr, "NormalizeScore"},
+        {vtable_.reserve != nullptr, "Reserve"},
+        {vtable_.unreserve != nullptr, "Unreserve"},
+        {vtable_.permit != nullptr, "Permit"},
+        {vtable_.pre_bind != nullptr, "PreBind"},
+        {vtable_.bind != nullptr, "Bind"},
+        {vtable_.post_bind != nullptr, "PostBind"},
+    };
+    std::vector<std::string> out;
+    for (const auto& [has, point] : points) {
+      if (has) out.emplace_back(point);
+    }
+    return out;
+  }
+
+  // -- the hooks; each throws std::logic_error when the plugin does not implement it --
+  HookResult pre_enqueue(const FakePod& pod) {
+    need(vtable_.pre_enqueue, "PreEnqueue");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) { return vtable_.pre_enqueue(self_, c, pod_h); },
+        pod);
+  }
+  // QueueSort: whether a sorts before b.
+  bool less(const FakePod& a, const FakePod& b, std::int64_t a_enqueued_ms = 0,
+            std::int64_t b_enqueued_ms = 0) {
+    need(vtable_.queue_sort_less, "QueueSort");
+    const schedhost_queued_pod_t qa{host_->keep_pod(a), a_enqueued_ms, 0};
+    const schedhost_queued_pod_t qb{host_->keep_pod(b), b_enqueued_ms, 0};
+    return vtable_.queue_sort_less(self_, &qa, &qb);
+  }
+  HookResult pre_filter(FakeCycleState& state, const FakePod& pod) {
+    need(vtable_.pre_filter, "PreFilter");
+    return run([&](schedhost_call_t* c,
+                   auto* pod_h) { return vtable_.pre_filter(self_, c, state.handle(), pod_h); },
+               pod);
+  }
+  HookResult add_pod(FakeCycleState& state, const FakePod& pod, const FakePod& pod_to_add,
+                     std::string_view node) {
+    need(vtable_.add_pod, "AddPod");
+    const schedhost_pod_t* other = host_->keep_pod(pod_to_add);
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.add_pod(self_, c, state.handle(), pod_h, other, host_->node_handle(node));
+        },
+        pod);
+  }
+  HookResult remove_pod(FakeCycleState& state, const FakePod& pod, const FakePod& pod_to_remove,
+                        std::string_view node) {
+    need(vtable_.remove_pod, "RemovePod");
+    const schedhost_pod_t* other = host_->keep_pod(pod_to_remove);
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.remove_pod(self_, c, state.handle(), pod_h, other,
+                                    host_->node_handle(node));
+        },
+        pod);
+  }
+  // Filter on one node of the snapshot; the state is read-only meanwhile, as in the host.
+  HookResult filter(FakeCycleState& state, const FakePod& pod, std::string_view node) {
+    const ReadOnly guard(state);
+    need(vtable_.filter, "Filter");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.filter(self_, c, state.handle(), pod_h, host_->node_handle(node));
+        },
+        pod);
+  }
+  HookResult post_filter(FakeCycleState& state, const FakePod& pod,
+                         const std::vector<FailedNode>& failed) {
+    std::vector<schedhost_node_status_t> statuses;
+    statuses.reserve(failed.size());
+    for (const FailedNode& f : failed) {
+      statuses.push_back({detail::str(f.node), static_cast<schedhost_code_t>(f.code),
+                          detail::str(f.plugin), detail::str(f.message)});
+    }
+    need(vtable_.post_filter, "PostFilter");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.post_filter(self_, c, state.handle(), pod_h, statuses.data(),
+                                     statuses.size());
+        },
+        pod);
+  }
+  // PreScore over nodes (default: every node of the snapshot, in snapshot order).
+  HookResult pre_score(FakeCycleState& state, const FakePod& pod,
+                       std::optional<std::vector<std::string>> nodes = std::nullopt) {
+    std::vector<const schedhost_node_t*> handles;
+    for (const std::string& n : nodes ? *nodes : host_->node_names())
+      handles.push_back(host_->node_handle(n));
+    need(vtable_.pre_score, "PreScore");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.pre_score(self_, c, state.handle(), pod_h, handles.data(), handles.size());
+        },
+        pod);
+  }
+  HookResult score(FakeCycleState& state, const FakePod& pod, std::string_view node) {
+    const ReadOnly guard(state);
+    std::int64_t value = 0;
+    need(vtable_.score, "Score");
+    HookResult r = run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.score(self_, c, state.handle(), pod_h, host_->node_handle(node), &value);
+        },
+        pod);
+    r.score = value;
+    return r;
+  }
+  // NormalizeScore rewrites scores in place; the result's scores hold them too.
+  HookResult normalize_score(FakeCycleState& state, const FakePod& pod,
+                             std::vector<NodeScore>& scores) {
+    std::vector<schedhost_node_score_t> raw;
+    raw.reserve(scores.size());
+    for (const NodeScore& s : scores)
+      raw.push_back({detail::str(s.node), s.score});
+    need(vtable_.normalize_score, "NormalizeScore");
+    HookResult r = run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.normalize_score(self_, c, state.handle(), pod_h, raw.data(), raw.size());
+        },
+        pod);
+    for (std::size_t i = 0; i < scores.size(); ++i)
+      scores[i].score = raw[i].score;
+    r.scores = scores;
+    return r;
+  }
+  // Score on each node (default: all, in snapshot order), then NormalizeScore when the plugin
+  // has it, as the framework does; stops at the first failure. PreScore is not run: call it
+  // first when the plugin has one.
+  HookResult scores(FakeCycleState& state, const FakePod& pod,
+                    std::optional<std::vector<std::string>> nodes = std::nullopt) {
+    std::vector<NodeScore> out;
+    for (const std::string& n : nodes ? *nodes : host_->node_names()) {
+      HookResult r = score(state, pod, n);
+      if (!r.ok()) return r;
+      out.push_back({n, r.score});
+    }
+    if (vtable_.normalize_score != nullptr) return normalize_score(state, pod, out);
+    HookResult r;
+    r.scores = std::move(out);
+    return r;
+  }
+  HookResult reserve(FakeCycleState& state, const FakePod& pod, std::string_view node) {
+    need(vtable_.reserve, "Reserve");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.reserve(self_, c, state.handle(), pod_h, detail::str(node));
+        },
+        pod);
+  }
+  // Unreserve returns nothing; the result carries the reasons it reported (e.g. an exception).
+  HookResult unreserve(FakeCycleState& state, const FakePod& pod, std::string_view node) {
+    need(vtable_.unreserve, "Unreserve");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          vtable_.unreserve(self_, c, state.handle(), pod_h, detail::str(node));
+          return SCHEDHOST_SUCCESS;
+        },
+        pod);
+  }
+  HookResult permit(FakeCycleState& state, const FakePod& pod, std::string_view node) {
+    std::uint32_t timeout_ms = 0;
+    need(vtable_.permit, "Permit");
+    HookResult r = run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.permit(self_, c, state.handle(), pod_h, detail::str(node), &timeout_ms);
+        },
+        pod);
+    r.timeout = std::chrono::milliseconds(timeout_ms);
+    return r;
+  }
+  HookResult pre_bind(FakeCycleState& state, const FakePod& pod, std::string_view node) {
+    need(vtable_.pre_bind, "PreBind");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.pre_bind(self_, c, state.handle(), pod_h, detail::str(node));
+        },
+        pod);
+  }
+  HookResult bind(FakeCycleState& state, const FakePod& pod, std::string_view node) {
+    need(vtable_.bind, "Bind");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.bind(self_, c, state.handle(), pod_h, detail::str(node));
+        },
+        pod);
+  }
+  HookResult post_bind(FakeCycleState& state, const FakePod& pod, std::string_view node) {
+    need(vtable_.post_bind, "PostBind");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          vtable_.post_bind(self_, c, state.handle(), pod_h, detail::str(node));
+          return SCHEDHOST_SUCCESS;
+        },
+        pod);
+  }
+
+ private:
+  // Filter and Score may not write the cycle state (the host runs them concurrently).
+  class ReadOnly {
+   public:
+    explicit ReadOnly(FakeCycleState& s) : state_(s), before_(s.read_only()) {
+      s.set_read_only(true);
+    }
+    ReadOnly(const ReadOnly&) = delete;
+    ReadOnly& operator=(const ReadOnly&) = delete;
+    ~ReadOnly() { state_.set_read_only(before_); }
+
+   private:
+    FakeCycleState& state_;
+    bool before_;
+  };
+
+  template <class Fn>
+  void need(Fn* hook, const char* point) const {
+    if (hook == nullptr) {
+      throw std::logic_error("plugin \"" + name_ + "\" does not implement " + point);
+    }
+  }
+  detail::CallRecord new_call() const { return detail::CallRecord{host_, name_, {}, {}, {}}; }
+
+  // Calls body(call, pod handle) and collects what the plugin reported.
+  template <class Body>
+  HookResult run(Body&& body, const FakePod& pod) {
+    const detail::PodRecord record(pod);
+    const auto* pod_h = reinterpret_cast<const schedhost_pod_t*>(&record);
+    detail::CallRecord call = new_call();
+    HookResult r;
+    r.code = static_cast<Code>(body(call.handle(), pod_h));
+    r.reasons = std::move(call.reasons);
+    r.node_names = std::move(call.node_names);
+    r.nominated_node = std::move(call.nominated_node);
+    return r;
+  }
+
+  FakeHost* host_;
+  std::string name_;
+  schedhost_plugin_vtable_t vtable_{};
+  std::unique_ptr<detail::HostHandle> handle_;  // stable: the plugin may keep it
+  void* self_ = nullptr;
+  bool created_ = false;
+};
+
+inline FakePlugin FakeHost::create(std::string_view name, std::string_view args_json) {
+  return FakePlugin(*this, descriptor(name), args_json);
+}
+
+inline std::string FakeHost::create_error(std::string_view name, std::string_view args_json) {
+  try {
+    FakePlugin plugin(*this, descriptor(name), args_json);
+  } catch (const std::runtime_error& e) {
+    const std::string prefix = "plugin \"" + std::string(name) + "\": ";
+    const std::string what = e.what();
+    return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+  }
+  return {};
+}
+
+}  // namespace schedhost::testing

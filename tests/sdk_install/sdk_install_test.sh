@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The SDK as a third party gets it: `cmake --install --component sdk` of this build into a fresh
+# temporary prefix, then a plugin project built against that prefix only (never the source tree),
+# its unit test run, and the .so loaded by the real bin/schedhost, which must bind the template's
+# two pods exactly as expected-binding.txt says.
+#
+#   sdk_install_test.sh <case> <source dir> <build dir>
+# cases: template_cpp    sdk/template copied and built with CMake
+#        new_plugin_cpp  a project made by scripts/new-plugin.sh (C++)
+#        new_plugin_c    a project made by the installed schedhost-new-plugin --lang c
+#        pkg_config_c    the C template built with plain cc and pkg-config, no CMake
+#        package_version find_package(schedhost-sdk 1) works, 2 is refused
+#        bad_name        new-plugin.sh refuses a bad name with one line and exit code 2
+set -euo pipefail
+
+case_name="$1" src="$2" build="$3"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/schedhost-sdk-install.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+install_sdk() {
+  cmake --install "$build" --prefix "$tmp/prefix" --component sdk >"$tmp/install.log" ||
+    { cat "$tmp/install.log"; fail "cmake --install failed"; }
+}
+
+# Configures, builds (Release, -j2) and unit-tests the project in $1 against the temp prefix.
+build_project() {
+  local dir="$1"
+  cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+    -DCMAKE_C_COMPILER="${CC:-cc}" -DCMAKE_CXX_COMPILER="${CXX:-c++}" >"$tmp/configure.log" 2>&1 ||
+    { cat "$tmp/configure.log"; fail "configure of $dir failed"; }
+  # The headers must come from the prefix, never from the source tree.
+  if grep -rq -- "$src/sdk" "$dir/build/CMakeCache.txt"; then fail "$dir used the source tree"; fi
+  cmake --build "$dir/build" -j2 >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "build of $dir failed"; }
+  ctest --test-dir "$dir/build" --output-on-failure >"$tmp/ctest.log" 2>&1 ||
+    { cat "$tmp/ctest.log"; fail "unit test of $dir failed"; }
+  grep -q "100% tests passed" "$tmp/ctest.log" || { cat "$tmp/ctest.log"; fail "no unit test ran"; }
+}
+
+# The .so exports the entry function and nothing else.
+check_exports() {
+  local exports
+  exports="$(nm -D --defined-only "$1" | awk '{print $3}')"
+  [[ $exports == schedhost_plugin_library_v1 ]] || fail "$1 exports: $exports"
+}
+
+# Runs the host on the project's profile and cluster: the binding of every pod (pod, result,
+# node lines of `-o json`, in order) must be exactly expected-binding.txt.
+run_host() {
+  local config="$1" plugin_dir="$2"
+  "$build/bin/schedhost" run --config "$config/profile.yaml" --cluster "$config/cluster.yaml" \
+    --plugin-dir "$plugin_dir" -o json >"$tmp/result.json" 2>"$tmp/stderr" ||
+    { cat "$tmp/stderr"; fail "schedhost run failed"; }
+  grep -E '^ *"(pod|result|node)": ' "$tmp/result.json" | sed -E 's/^ +//' >"$tmp/binding.txt"
+  diff -u "$here/expected-binding.txt" "$tmp/binding.txt" ||
+    { cat "$tmp/result.json"; fail "unexpected scheduling result"; }
+}
+
+case "$case_name" in
+  template_cpp)
+    install_sdk
+    cp -R "$src/sdk/template" "$tmp/project"
+    build_project "$tmp/project"
+    check_exports "$tmp/project/build/plugins/node_label_filter.so"
+    run_host "$tmp/project/config" "$tmp/project/build/plugins"
+    ;;
+  new_plugin_cpp)
+    install_sdk
+    "$src/scripts/new-plugin.sh" LabelPlacer "$tmp/project" >/dev/null
+    grep -q 'name: LabelPlacer' "$tmp/project/config/profile.yaml" || fail "profile not renamed"
+    build_project "$tmp/project"
+    check_exports "$tmp/project/build/plugins/label_placer.so"
+    run_host "$tmp/project/config" "$tmp/project/build/plugins"
+    ;;
+  new_plugin_c)
+    install_sdk
+    "$tmp/prefix/bin/schedhost-new-plugin" GPUPool "$tmp/project" --lang c >/dev/null
+    [[ -f $tmp/project/src/gpu_pool.c ]] || fail "no src/gpu_pool.c"
+    build_project "$tmp/project"
+    check_exports "$tmp/project/build/plugins/gpu_pool.so"
+    run_host "$tmp/project/config" "$tmp/project/build/plugins"
+    ;;
+  pkg_config_c)
+    install_sdk
+    export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
+    mkdir -p "$tmp/plugins"
+    pc() { pkg-config "$@" schedhost-sdk; }
+    [[ $(pc --modversion) == 1.0 ]] || fail "pkg-config version: $(pc --modversion)"
+    # shellcheck disable=SC2046 # the flags are meant to be split
+    "${CC:-cc}" -std=c99 -O2 -Wall -Werror $(pc --cflags) $(pc --variable=plugin_cflags) \
+      -o "$tmp/plugins/node_label_filter.so" "$src/sdk/template/c/src/node_label_filter.c" \
+      $(pc --variable=plugin_ldflags)
+    check_exports "$tmp/plugins/node_label_filter.so"
+    run_host "$src/sdk/template/config" "$tmp/plugins"
+    ;;
+  package_version)
+    install_sdk
+    for wanted in 1 1.0 2; do
+      mkdir -p "$tmp/v$wanted"
+      # shellcheck disable=SC2016 # ${schedhost-sdk_VERSION} is CMake's, not the shell's
+      printf 'cmake_minimum_required(VERSION 3.16)\nproject(v NONE)\nfind_package(schedhost-sdk %s CONFIG REQUIRED)\nmessage(STATUS "found ${schedhost-sdk_VERSION}")\n' \
+        "$wanted" >"$tmp/v$wanted/CMakeLists.txt"
+      if cmake -S "$tmp/v$wanted" -B "$tmp/v$wanted/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+        >"$tmp/v$wanted.log" 2>&1; then
+        [[ $wanted != 2 ]] || fail "find_package(schedhost-sdk 2) accepted ABI 1.0"
+        grep -q -- "-- found 1.0" "$tmp/v$wanted.log" || { cat "$tmp/v$wanted.log"; fail "version"; }
+      else
+        [[ $wanted == 2 ]] || { cat "$tmp/v$wanted.log"; fail "find_package(schedhost-sdk $wanted)"; }
+        grep -q "version: 1.0" "$tmp/v$wanted.log" || { cat "$tmp/v$wanted.log"; fail "message"; }
+      fi
+    done
+    ;;
+  bad_name)
+    status=0
+    "$src/scripts/new-plugin.sh" Sample_Plugin "$tmp/project" >"$tmp/out" 2>"$tmp/err" || status=$?
+    [[ $status == 2 ]] || fail "exit code $status, expected 2"
+    expected='error: plugin "Sample_Plugin" is not a valid name: must match ^[a-zA-Z][a-zA-Z0-9]*$'
+    [[ $(cat "$tmp/err") == "$expected" ]] || fail "stderr: $(cat "$tmp/err")"
+    [[ ! -s $tmp/out && ! -e $tmp/project ]] || fail "output or a project was created"
+    ;;
+  *)
+    fail "unknown case $case_name"
+    ;;
+esac
+echo "ok: $case_name"
