@@ -11,6 +11,8 @@
  * Rust or Zig. Every integer that crosses has a fixed width; "enums" are int32_t plus constants.
  *
  * Versioning
+ *   - ABI 1.0 is frozen: tests/abi_compat/frozen/1.0 keeps a copy of this header as released, and
+ *     a plugin built against that copy must load and run in every later 1.x host (CI checks it).
  *   - SCHEDHOST_ABI_MAJOR changes only when an existing field or function changes meaning, moves
  *     or is removed. A host refuses a library built for another major.
  *   - SCHEDHOST_ABI_MINOR grows when fields are appended. Every struct that crosses starts with
@@ -421,7 +423,7 @@ typedef struct schedhost_host_api {
   bool (*pdb_json)(const schedhost_call_t* call, size_t index, schedhost_str_t json_pointer,
                    schedhost_str_t* out_json);
 
-  /* 1.1 and later: append here only. */
+  /* 1.1 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;
 
 /* ---------------------------------------------------------------------------------------------

@@ -1,0 +1,555 @@
+/*
+ * schedhost/abi.h - the schedhost plugin ABI, version 1.
+ *
+ * A schedhost plugin library is a shared object that exports exactly one function,
+ * schedhost_plugin_library_v1(), returning a static descriptor of the library and of the plugins
+ * in it. Everything else crosses the boundary through pointers: the plugin's hooks in a vtable,
+ * the host's services in a host API table handed to the plugin. The .so never links against the
+ * host.
+ *
+ * C99, no dependency beyond <stdbool.h>, <stddef.h> and <stdint.h>; usable unchanged from C, C++,
+ * Rust or Zig. Every integer that crosses has a fixed width; "enums" are int32_t plus constants.
+ *
+ * Versioning
+ *   - ABI 1.0 is frozen: tests/abi_compat/frozen/1.0 keeps a copy of this header as released, and
+ *     a plugin built against that copy must load and run in every later 1.x host (CI checks it).
+ *   - SCHEDHOST_ABI_MAJOR changes only when an existing field or function changes meaning, moves
+ *     or is removed. A host refuses a library built for another major.
+ *   - SCHEDHOST_ABI_MINOR grows when fields are appended. Every struct that crosses starts with
+ *     its struct_size, set by whoever fills it in: the reader uses a field only when
+ *     offsetof(field) + sizeof(field) <= struct_size, and treats a missing function as NULL.
+ *     So a newer host runs an older plugin, and a plugin checks host_api->struct_size before it
+ *     calls a callback that a newer minor appended.
+ *   - A library states the oldest host minor it needs (min_host_abi_minor); an older host refuses
+ *     it by name instead of crashing on a missing callback.
+ *   - The small value structs filled in by the host (schedhost_taint_t and friends) never grow;
+ *     a later minor adds a new accessor instead.
+ *
+ * Ownership (who frees what, and until when a pointer is valid)
+ *   | data                                              | owner  | valid until                 |
+ *   |---------------------------------------------------|--------|-----------------------------|
+ *   | library, descriptors, vtables, their strings      | plugin | deinit() returns            |
+ *   | pod, node, call handles; every view an accessor   | host   | the hook that received them |
+ *   |   returns; args_json; the host API table          |        |   returns (API table: forever)|
+ *   | cycle state handle                                | host   | the hook returns            |
+ *   | strings passed to add_reason, log, set_*          | plugin | the callback returns (copied)|
+ *   | a plugin instance (self)                          | plugin | destroy(self)               |
+ *   | values stored in the cycle state                  | host   | ops->destroy, called once    |
+ *   Nothing is ever freed across the boundary, and no C++ type, exception, allocator, errno or
+ *   thread-local crosses it. Strings are UTF-8 views {data, len}: not NUL-terminated.
+ *
+ * Threading (the tag on every function says which applies)
+ *   [main-thread]  library init/deinit, plugin create/destroy: never concurrent with any other
+ *                  call into the same library.
+ *   [cycle]        one pod's scheduling cycle at a time per profile; calls on one instance are
+ *                  serialized.
+ *   [concurrent]   Filter, Score, AddPod, RemovePod: up to `parallelism` threads at once, for the
+ *                  same pod on the same instance. The cycle state is read-only there (AddPod and
+ *                  RemovePod get a private copy they may change).
+ *   [binding]      Permit waits, PreBind, Bind, PostBind and the Unreserve after them: may overlap
+ *                  later pods' [cycle] calls on another thread.
+ *   [any-thread]   host API functions that any thread may call at any time.
+ *   [call]         host API functions that take the call handle: only from inside that hook,
+ *                  on its thread.
+ */
+#ifndef SCHEDHOST_ABI_H
+#define SCHEDHOST_ABI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCHEDHOST_ABI_MAJOR 1
+#define SCHEDHOST_ABI_MINOR 0
+
+/* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
+#define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
+
+/* The one symbol a plugin library exports. The _v1 suffix lets a host of another major find it
+ * and refuse it by name. */
+#define SCHEDHOST_ENTRY_SYMBOL "schedhost_plugin_library_v1"
+
+#if defined(_WIN32)
+#define SCHEDHOST_EXPORT __declspec(dllexport)
+#else
+#define SCHEDHOST_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Values
+ * ------------------------------------------------------------------------------------------- */
+
+/* A borrowed UTF-8 string: data[0..len), not NUL-terminated. {NULL, 0} is the empty string. */
+typedef struct schedhost_str {
+  const char* data;
+  size_t len;
+} schedhost_str_t;
+
+/* The status of a hook, upstream's framework.Code with the same numbers. */
+typedef int32_t schedhost_code_t;
+enum {
+  SCHEDHOST_SUCCESS = 0,
+  SCHEDHOST_ERROR = 1,                          /* internal error: the pod fails with it */
+  SCHEDHOST_UNSCHEDULABLE = 2,                  /* may be resolved, e.g. by preemption */
+  SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE = 3, /* preemption cannot help on this node */
+  SCHEDHOST_WAIT = 4,                           /* Permit only */
+  SCHEDHOST_SKIP = 5                            /* PreFilter, PreScore, Bind: not relevant here */
+};
+
+typedef int32_t schedhost_log_level_t;
+enum {
+  SCHEDHOST_LOG_TRACE = 0,
+  SCHEDHOST_LOG_DEBUG = 1,
+  SCHEDHOST_LOG_INFO = 2,
+  SCHEDHOST_LOG_WARN = 3,
+  SCHEDHOST_LOG_ERROR = 4
+};
+
+/* String fields of a pod (pod_string). An unset field is the empty string. */
+typedef int32_t schedhost_pod_string_t;
+enum {
+  SCHEDHOST_POD_NAME = 0,
+  SCHEDHOST_POD_NAMESPACE = 1,
+  SCHEDHOST_POD_UID = 2,
+  SCHEDHOST_POD_NODE_NAME = 3,           /* spec.nodeName: empty while the pod is pending */
+  SCHEDHOST_POD_SCHEDULER_NAME = 4,      /* spec.schedulerName, "default-scheduler" if unset */
+  SCHEDHOST_POD_PRIORITY_CLASS_NAME = 5, /* spec.priorityClassName */
+  SCHEDHOST_POD_NOMINATED_NODE_NAME = 6, /* status.nominatedNodeName */
+  SCHEDHOST_POD_PREEMPTION_POLICY = 7 /* spec.preemptionPolicy, "PreemptLowerPriority" if unset */
+};
+
+/* Integer fields of a pod (pod_integer). An unset field is 0. */
+typedef int32_t schedhost_pod_integer_t;
+enum {
+  SCHEDHOST_POD_PRIORITY = 0,         /* spec.priority */
+  SCHEDHOST_POD_START_TIME_MS = 1,    /* status.startTime, Unix milliseconds */
+  SCHEDHOST_POD_CREATION_TIME_MS = 2, /* metadata.creationTimestamp, Unix milliseconds */
+  SCHEDHOST_POD_TERMINATING = 3,      /* 1 when metadata.deletionTimestamp is set */
+  SCHEDHOST_POD_GENERATION = 4        /* changes whenever the host changes this pod object */
+};
+
+/* String fields of a node (node_string). */
+typedef int32_t schedhost_node_string_t;
+enum { SCHEDHOST_NODE_NAME = 0, SCHEDHOST_NODE_UID = 1 };
+
+/* Integer fields of a node (node_integer). */
+typedef int32_t schedhost_node_integer_t;
+enum {
+  SCHEDHOST_NODE_UNSCHEDULABLE = 0, /* 1 when spec.unschedulable is true */
+  SCHEDHOST_NODE_GENERATION = 1     /* changes whenever the node or its set of pods changes */
+};
+
+/* String maps (pod_map_*, node_map_*). Iteration is in byte order of the keys. */
+typedef int32_t schedhost_map_t;
+enum {
+  SCHEDHOST_MAP_LABELS = 0,
+  SCHEDHOST_MAP_ANNOTATIONS = 1,
+  SCHEDHOST_MAP_NODE_SELECTOR = 2 /* pods only: spec.nodeSelector */
+};
+
+/* Resource lists (pod_resource*, node_resource*). Units: "cpu" in millicores; every other
+ * resource in whole base units, rounded up (bytes for memory, ephemeral-storage and hugepages-*,
+ * a count for pods and extended resources). Iteration is in byte order of the names. */
+typedef int32_t schedhost_resource_list_t;
+enum {
+  SCHEDHOST_POD_REQUESTS = 0,          /* effective request: init vs regular containers, overhead */
+  SCHEDHOST_POD_NONZERO_REQUESTS = 1,  /* as scoring sees it: cpu 100m / memory 200Mi when unset */
+  SCHEDHOST_NODE_ALLOCATABLE = 2,      /* status.allocatable (includes "pods") */
+  SCHEDHOST_NODE_REQUESTED = 3,        /* sum of the requests of the pods on the node */
+  SCHEDHOST_NODE_NONZERO_REQUESTED = 4 /* sum of the non-zero requests, for scoring */
+};
+
+/* Which pods of a node (node_pod_count / node_pod_at). */
+typedef int32_t schedhost_node_pods_t;
+enum {
+  SCHEDHOST_NODE_PODS_ALL = 0,
+  SCHEDHOST_NODE_PODS_WITH_AFFINITY = 1,              /* any pod (anti-)affinity term */
+  SCHEDHOST_NODE_PODS_WITH_REQUIRED_ANTI_AFFINITY = 2 /* a required anti-affinity term */
+};
+
+typedef int32_t schedhost_container_kind_t;
+enum {
+  SCHEDHOST_CONTAINER_REGULAR = 0,
+  SCHEDHOST_CONTAINER_INIT = 1,
+  SCHEDHOST_CONTAINER_SIDECAR = 2 /* an init container with restartPolicy: Always */
+};
+
+/* Value structs filled in by the host. Frozen for ABI major 1: they never grow. */
+typedef struct schedhost_taint {
+  schedhost_str_t key;
+  schedhost_str_t value;
+  schedhost_str_t effect; /* NoSchedule, PreferNoSchedule or NoExecute */
+} schedhost_taint_t;
+
+typedef struct schedhost_toleration {
+  schedhost_str_t key;
+  schedhost_str_t op; /* "Equal" (also when unset) or "Exists" */
+  schedhost_str_t value;
+  schedhost_str_t effect; /* empty matches every effect */
+  int64_t toleration_seconds;
+  bool has_toleration_seconds;
+} schedhost_toleration_t;
+
+typedef struct schedhost_host_port {
+  schedhost_str_t host_ip;  /* "0.0.0.0" when unset */
+  schedhost_str_t protocol; /* "TCP" when unset */
+  int32_t port;
+} schedhost_host_port_t;
+
+typedef struct schedhost_container {
+  schedhost_str_t name;
+  schedhost_str_t image;
+  schedhost_container_kind_t kind;
+} schedhost_container_t;
+
+/* One image name present on a node; an image with several names appears once per name. */
+typedef struct schedhost_image {
+  schedhost_str_t name;
+  int64_t size_bytes;
+  int32_t num_nodes; /* how many nodes of the snapshot have this image */
+} schedhost_image_t;
+
+/* A node and its score, for NormalizeScore. */
+typedef struct schedhost_node_score {
+  schedhost_str_t node_name;
+  int64_t score;
+} schedhost_node_score_t;
+
+/* How one node failed Filter, for PostFilter. */
+typedef struct schedhost_node_status {
+  schedhost_str_t node_name;
+  schedhost_code_t code;
+  schedhost_str_t plugin;  /* the Filter plugin that rejected the node */
+  schedhost_str_t message; /* its reasons joined by ", " */
+} schedhost_node_status_t;
+
+/* A pod in the scheduling queue, for QueueSort. */
+typedef struct schedhost_queued_pod {
+  const struct schedhost_pod* pod;
+  int64_t enqueued_ms; /* when the pod entered the queue, Unix milliseconds */
+  int32_t attempts;    /* scheduling attempts so far */
+} schedhost_queued_pod_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Opaque handles, all owned by the host
+ * ------------------------------------------------------------------------------------------- */
+typedef struct schedhost_host schedhost_host_t; /* the host as one library or instance sees it */
+typedef struct schedhost_call schedhost_call_t; /* one invocation: result sinks, snapshot */
+typedef struct schedhost_pod schedhost_pod_t;   /* one Pod object */
+typedef struct schedhost_node schedhost_node_t; /* NodeInfo: a Node, its pods, their requests */
+typedef struct schedhost_cycle_state schedhost_cycle_state_t; /* one pod's CycleState */
+typedef struct schedhost_dry_run schedhost_dry_run_t; /* a what-if copy of one node, preemption */
+
+/* How the host copies and frees a value a plugin stores in the cycle state. Plugin-owned static
+ * storage; its address is also the value's type tag (see state_read). */
+typedef struct schedhost_state_ops {
+  uint32_t struct_size;
+  /* Deep copy for a cloned cycle state (nominated pods, preemption). NULL: the value is
+   * immutable and shared by the clones. [cycle] Returns a new value the host then owns. */
+  void* (*clone)(const void* value);
+  /* Frees a value; called exactly once per stored or cloned value. [any-thread] */
+  void (*destroy)(void* value);
+} schedhost_state_ops_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * The host API: implemented by the host, handed to init() and create(). Never linked as symbols.
+ * Append-only: check struct_size before calling a function added after 1.0.
+ * ------------------------------------------------------------------------------------------- */
+typedef struct schedhost_host_api {
+  uint32_t struct_size;
+  uint32_t abi_major; /* the host's ABI version */
+  uint32_t abi_minor;
+
+  /* -- Logging -- */
+  /* Whether a message at `level` would be printed; lets a plugin skip formatting. [any-thread] */
+  bool (*log_enabled)(const schedhost_host_t* host, schedhost_log_level_t level);
+  /* Logs one line, prefixed by the host with the plugin's name. Copies msg. [any-thread] */
+  void (*log)(const schedhost_host_t* host, schedhost_log_level_t level, schedhost_str_t msg);
+
+  /* -- Results of the current call (each copies what it is given) -- */
+  /* Appends one reason to the status the hook returns; for Error, the error message. [call] */
+  void (*add_reason)(schedhost_call_t* call, schedhost_str_t reason);
+  /* PreFilter only: restricts this cycle to these nodes (upstream PreFilterResult.NodeNames).
+   * Calling it with count 0 means "no node". Not calling it means "all nodes". [call] */
+  void (*set_node_names)(schedhost_call_t* call, const schedhost_str_t* names, size_t count);
+  /* PostFilter only: the node the pod is nominated to (upstream NominatingInfo). [call] */
+  void (*set_nominated_node)(schedhost_call_t* call, schedhost_str_t node_name);
+
+  /* -- Pod accessors. Views are borrowed until the hook returns. [any-thread] -- */
+  schedhost_str_t (*pod_string)(const schedhost_pod_t* pod, schedhost_pod_string_t field);
+  int64_t (*pod_integer)(const schedhost_pod_t* pod, schedhost_pod_integer_t field);
+  /* Looks up one key; false (and *out_value untouched) when absent. */
+  bool (*pod_map_get)(const schedhost_pod_t* pod, schedhost_map_t map, schedhost_str_t key,
+                      schedhost_str_t* out_value);
+  size_t (*pod_map_count)(const schedhost_pod_t* pod, schedhost_map_t map);
+  /* The index-th entry in key order; false past the end. */
+  bool (*pod_map_at)(const schedhost_pod_t* pod, schedhost_map_t map, size_t index,
+                     schedhost_str_t* out_key, schedhost_str_t* out_value);
+  /* One resource of a pod list (SCHEDHOST_POD_*); false and 0 when the pod has none of it. */
+  bool (*pod_resource)(const schedhost_pod_t* pod, schedhost_resource_list_t list,
+                       schedhost_str_t resource, int64_t* out_value);
+  size_t (*pod_resource_count)(const schedhost_pod_t* pod, schedhost_resource_list_t list);
+  bool (*pod_resource_at)(const schedhost_pod_t* pod, schedhost_resource_list_t list, size_t index,
+                          schedhost_str_t* out_resource, int64_t* out_value);
+  size_t (*pod_toleration_count)(const schedhost_pod_t* pod);
+  bool (*pod_toleration_at)(const schedhost_pod_t* pod, size_t index, schedhost_toleration_t* out);
+  /* Host ports the pod asks for (containers' ports with hostPort > 0). */
+  size_t (*pod_host_port_count)(const schedhost_pod_t* pod);
+  bool (*pod_host_port_at)(const schedhost_pod_t* pod, size_t index, schedhost_host_port_t* out);
+  size_t (*pod_container_count)(const schedhost_pod_t* pod);
+  bool (*pod_container_at)(const schedhost_pod_t* pod, size_t index, schedhost_container_t* out);
+  /* Any field as compact JSON, by RFC 6901 pointer ("" is the whole object, "/spec/affinity" a
+   * part). False when the pointer names nothing. Serialized once per object version and cached,
+   * so repeated calls are cheap. */
+  bool (*pod_json)(const schedhost_pod_t* pod, schedhost_str_t json_pointer,
+                   schedhost_str_t* out_json);
+
+  /* -- Node (NodeInfo) accessors. Views are borrowed until the hook returns. [any-thread] -- */
+  schedhost_str_t (*node_string)(const schedhost_node_t* node, schedhost_node_string_t field);
+  int64_t (*node_integer)(const schedhost_node_t* node, schedhost_node_integer_t field);
+  bool (*node_map_get)(const schedhost_node_t* node, schedhost_map_t map, schedhost_str_t key,
+                       schedhost_str_t* out_value);
+  size_t (*node_map_count)(const schedhost_node_t* node, schedhost_map_t map);
+  bool (*node_map_at)(const schedhost_node_t* node, schedhost_map_t map, size_t index,
+                      schedhost_str_t* out_key, schedhost_str_t* out_value);
+  /* One resource of a node list (SCHEDHOST_NODE_*); false and 0 when absent. */
+  bool (*node_resource)(const schedhost_node_t* node, schedhost_resource_list_t list,
+                        schedhost_str_t resource, int64_t* out_value);
+  size_t (*node_resource_count)(const schedhost_node_t* node, schedhost_resource_list_t list);
+  bool (*node_resource_at)(const schedhost_node_t* node, schedhost_resource_list_t list,
+                           size_t index, schedhost_str_t* out_resource, int64_t* out_value);
+  size_t (*node_taint_count)(const schedhost_node_t* node);
+  bool (*node_taint_at)(const schedhost_node_t* node, size_t index, schedhost_taint_t* out);
+  /* Host ports already used by the pods on the node. */
+  size_t (*node_used_port_count)(const schedhost_node_t* node);
+  bool (*node_used_port_at)(const schedhost_node_t* node, size_t index, schedhost_host_port_t* out);
+  size_t (*node_image_count)(const schedhost_node_t* node);
+  bool (*node_image_at)(const schedhost_node_t* node, size_t index, schedhost_image_t* out);
+  size_t (*node_pod_count)(const schedhost_node_t* node, schedhost_node_pods_t which);
+  /* NULL past the end. */
+  const schedhost_pod_t* (*node_pod_at)(const schedhost_node_t* node, schedhost_node_pods_t which,
+                                        size_t index);
+  /* The Node object as JSON by pointer, as pod_json. */
+  bool (*node_json)(const schedhost_node_t* node, schedhost_str_t json_pointer,
+                    schedhost_str_t* out_json);
+
+  /* -- The snapshot the current call sees. [call], and from the threads of a [concurrent] hook */
+  size_t (*snapshot_node_count)(const schedhost_call_t* call);
+  const schedhost_node_t* (*snapshot_node_at)(const schedhost_call_t* call, size_t index);
+  /* NULL when no node has that name. */
+  const schedhost_node_t* (*snapshot_node_get)(const schedhost_call_t* call,
+                                               schedhost_str_t node_name);
+
+  /* -- Cycle state: per pod and attempt, string keys shared by all plugins (upstream style:
+   * "PreFilter" + plugin name). Write in [cycle] hooks (and AddPod/RemovePod on their copy);
+   * read anywhere. -- */
+  /* Stores value under key, replacing (and destroying) any previous value. The host owns value
+   * from now on, even when it returns false (then it is destroyed at once). */
+  bool (*state_write)(schedhost_cycle_state_t* state, schedhost_str_t key, void* value,
+                      const schedhost_state_ops_t* ops);
+  /* The value under key, or NULL when absent or stored with other ops: the ops pointer is the
+   * value's type, so a plugin can never read another library's value as its own. */
+  void* (*state_read)(const schedhost_cycle_state_t* state, schedhost_str_t key,
+                      const schedhost_state_ops_t* ops);
+
+  /* -- Pods waiting at Permit (upstream's WaitingPod), for plugins like gang scheduling -- */
+  size_t (*waiting_pod_count)(const schedhost_call_t* call);                            /* [call] */
+  const schedhost_pod_t* (*waiting_pod_at)(const schedhost_call_t* call, size_t index); /* [call] */
+  /* Ends this plugin's wait on the pod with that uid; false if it is not waiting. [call] */
+  bool (*waiting_pod_allow)(schedhost_call_t* call, schedhost_str_t pod_uid);
+  /* Rejects the waiting pod with a message; false if it is not waiting. [call] */
+  bool (*waiting_pod_reject)(schedhost_call_t* call, schedhost_str_t pod_uid,
+                             schedhost_str_t message);
+
+  /* -- Namespaces of the snapshot the current call sees (kind: Namespace objects of the cluster),
+   * for namespaceSelector (upstream's namespace lister). A pod's namespace may have no Namespace
+   * object: it then has no labels. Views are borrowed until the hook returns. [call], and from
+   * the threads of a [concurrent] hook -- */
+  /* How many Namespace objects the snapshot has. */
+  size_t (*namespace_count)(const schedhost_call_t* call);
+  /* The name of the index-th Namespace object (snapshot order); {NULL, 0} past the end. */
+  schedhost_str_t (*namespace_name_at)(const schedhost_call_t* call, size_t index);
+  /* Looks up one label of namespace ns; false (and *out_value untouched) when the label or the
+   * Namespace object is absent. */
+  bool (*namespace_label_get)(const schedhost_call_t* call, schedhost_str_t ns, schedhost_str_t key,
+                              schedhost_str_t* out_value);
+  /* How many labels namespace ns has (0 when it has no Namespace object). */
+  size_t (*namespace_label_count)(const schedhost_call_t* call, schedhost_str_t ns);
+  /* The index-th label of namespace ns in key order; false past the end. */
+  bool (*namespace_label_at)(const schedhost_call_t* call, schedhost_str_t ns, size_t index,
+                             schedhost_str_t* out_key, schedhost_str_t* out_value);
+
+  /* -- Preemption: what PostFilter needs to do what upstream's DefaultPreemption does. -- */
+  /* A number from the run's seeded generator (`run --seed`), so random choices replay. [call] */
+  uint64_t (*random)(schedhost_call_t* call);
+  /* Runs body(ctx, i) for every i in [0, count) on the host's worker threads and returns when all
+   * have returned; body runs [concurrent]. A NULL body or count 0 does nothing. [call] */
+  void (*parallel_for)(schedhost_call_t* call, size_t count, void (*body)(void* ctx, size_t index),
+                       void* ctx);
+  /* PostFilter only: starts a dry run on a private copy of node node_name and of the call's cycle
+   * state, for the call's pod. NULL when the node is unknown, the call is not PostFilter's, or a
+   * cycle state value cannot be cloned. The caller must end it with dry_run_end. Distinct dry
+   * runs may be used from different parallel_for bodies at once. [call], or a parallel_for body */
+  schedhost_dry_run_t* (*dry_run_begin)(schedhost_call_t* call, schedhost_str_t node_name);
+  /* The node copy: its pods and sums reflect the removals and additions so far. */
+  const schedhost_node_t* (*dry_run_node)(const schedhost_dry_run_t* run);
+  /* Removes the pod with that uid from the copy and runs the profile's RemovePod (PreFilter
+   * extension) hooks on the state copy. ERROR when no such pod is on the copy; otherwise the
+   * first non-SUCCESS RemovePod status, its reasons in dry_run_reason_*. */
+  schedhost_code_t (*dry_run_remove_pod)(schedhost_dry_run_t* run, schedhost_str_t pod_uid);
+  /* Puts back a pod that dry_run_remove_pod removed, running the AddPod hooks; as above. */
+  schedhost_code_t (*dry_run_add_pod)(schedhost_dry_run_t* run, schedhost_str_t pod_uid);
+  /* Runs the profile's Filter plugins for the call's pod on the copy with the state copy:
+   * SUCCESS, or the first failing status (its reasons in dry_run_reason_*). */
+  schedhost_code_t (*dry_run_filter)(schedhost_dry_run_t* run);
+  /* The reasons of the last non-SUCCESS status of this dry run; views valid until the next
+   * dry_run_* call on it. */
+  size_t (*dry_run_reason_count)(const schedhost_dry_run_t* run);
+  schedhost_str_t (*dry_run_reason_at)(const schedhost_dry_run_t* run, size_t index);
+  /* Frees the dry run and its copies. NULL is a no-op. */
+  void (*dry_run_end)(schedhost_dry_run_t* run);
+  /* PostFilter only: evict this pod (by uid) from the nominated node when the hook returns
+   * SUCCESS with set_nominated_node. Every victim must be on that node. [call] */
+  void (*add_victim)(schedhost_call_t* call, schedhost_str_t pod_uid);
+  /* The PodDisruptionBudgets of the snapshot (policy/v1 objects of the cluster). [call], or a
+   * parallel_for body */
+  size_t (*pdb_count)(const schedhost_call_t* call);
+  /* The index-th PodDisruptionBudget as compact JSON by RFC 6901 pointer, as pod_json; false
+   * past the end or when the pointer names nothing. Views valid until the hook returns. */
+  bool (*pdb_json)(const schedhost_call_t* call, size_t index, schedhost_str_t json_pointer,
+                   schedhost_str_t* out_json);
+
+  /* 1.1 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
+} schedhost_host_api_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * The plugin vtable: implemented by the plugin. A NULL hook means the plugin does not implement
+ * that extension point; the set of non-NULL hooks is what `schedhost plugins` reports and what a
+ * profile may enable. Every hook gets `self` (what create returned) and the call handle; the
+ * status is the return value and reasons go through host_api->add_reason.
+ * ------------------------------------------------------------------------------------------- */
+typedef struct schedhost_plugin_vtable {
+  uint32_t struct_size;
+
+  /* Creates an instance from pluginConfig args (compact JSON, "{}" when absent). On refusal,
+   * return non-SUCCESS with a reason: the host prints `plugin "Name": <reason>`.
+   * host_api and host stay valid until destroy. [main-thread] */
+  schedhost_code_t (*create)(const schedhost_host_api_t* host_api, const schedhost_host_t* host,
+                             schedhost_str_t args_json, schedhost_call_t* call, void** out_self);
+  /* Frees an instance. Called once per successful create. [main-thread] */
+  void (*destroy)(void* self);
+
+  /* PreEnqueue: may the pod enter the active queue? Non-SUCCESS keeps it gated. [cycle] */
+  schedhost_code_t (*pre_enqueue)(void* self, schedhost_call_t* call, const schedhost_pod_t* pod);
+  /* QueueSort: whether a sorts before b. Pure and fast; one plugin per profile. [cycle] */
+  bool (*queue_sort_less)(void* self, const schedhost_queued_pod_t* a,
+                          const schedhost_queued_pod_t* b);
+  /* PreFilter: per-pod work before Filter; may narrow nodes (set_node_names). SKIP skips this
+   * plugin's Filter and AddPod/RemovePod for the cycle. [cycle] */
+  schedhost_code_t (*pre_filter)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                                 const schedhost_pod_t* pod);
+  /* PreFilter extension: pod_to_add is assumed to run on node; update the state copy. [concurrent]
+   */
+  schedhost_code_t (*add_pod)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                              const schedhost_pod_t* pod, const schedhost_pod_t* pod_to_add,
+                              const schedhost_node_t* node);
+  /* PreFilter extension: pod_to_remove is assumed gone from node. [concurrent] */
+  schedhost_code_t (*remove_pod)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                                 const schedhost_pod_t* pod, const schedhost_pod_t* pod_to_remove,
+                                 const schedhost_node_t* node);
+  /* Filter: can the pod run on node? [concurrent] */
+  schedhost_code_t (*filter)(void* self, schedhost_call_t* call,
+                             const schedhost_cycle_state_t* state, const schedhost_pod_t* pod,
+                             const schedhost_node_t* node);
+  /* PostFilter: runs when no node fits; statuses[count] says why each failed. On SUCCESS it may
+   * nominate a node with set_nominated_node. [cycle] */
+  schedhost_code_t (*post_filter)(void* self, schedhost_call_t* call,
+                                  schedhost_cycle_state_t* state, const schedhost_pod_t* pod,
+                                  const schedhost_node_status_t* statuses, size_t count);
+  /* PreScore: per-pod work before Score over the feasible nodes. SKIP skips this plugin's Score.
+   * nodes[count] is borrowed until the hook returns. [cycle] */
+  schedhost_code_t (*pre_score)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                                const schedhost_pod_t* pod, const schedhost_node_t* const* nodes,
+                                size_t count);
+  /* Score: ranks one feasible node into *out_score. [concurrent] */
+  schedhost_code_t (*score)(void* self, schedhost_call_t* call,
+                            const schedhost_cycle_state_t* state, const schedhost_pod_t* pod,
+                            const schedhost_node_t* node, int64_t* out_score);
+  /* NormalizeScore: rewrites scores[count] in place into 0..100. Needs score. [cycle] */
+  schedhost_code_t (*normalize_score)(void* self, schedhost_call_t* call,
+                                      const schedhost_cycle_state_t* state,
+                                      const schedhost_pod_t* pod, schedhost_node_score_t* scores,
+                                      size_t count);
+  /* Reserve: the pod is assumed on node_name; claim what the plugin tracks. [cycle] */
+  schedhost_code_t (*reserve)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                              const schedhost_pod_t* pod, schedhost_str_t node_name);
+  /* Unreserve: undo reserve after a later failure; must be idempotent. Needs reserve.
+   * [cycle] or [binding] */
+  void (*unreserve)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                    const schedhost_pod_t* pod, schedhost_str_t node_name);
+  /* Permit: SUCCESS allows, UNSCHEDULABLE rejects, WAIT holds the pod for *out_timeout_ms
+   * (the host caps it at 15 minutes) until allowed or rejected via waiting_pod_*. [cycle] */
+  schedhost_code_t (*permit)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                             const schedhost_pod_t* pod, schedhost_str_t node_name,
+                             uint32_t* out_timeout_ms);
+  /* PreBind: work before binding (e.g. provisioning). [binding] */
+  schedhost_code_t (*pre_bind)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                               const schedhost_pod_t* pod, schedhost_str_t node_name);
+  /* Bind: binds the pod; SKIP passes to the next Bind plugin. [binding] */
+  schedhost_code_t (*bind)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                           const schedhost_pod_t* pod, schedhost_str_t node_name);
+  /* PostBind: informational, after a successful bind. [binding] */
+  void (*post_bind)(void* self, schedhost_call_t* call, schedhost_cycle_state_t* state,
+                    const schedhost_pod_t* pod, schedhost_str_t node_name);
+
+  /* Optional features named "<reverse-dns>.<name>/<revision>"; NULL when unsupported. Lets a
+   * later host ask for things that are not hooks without a major bump. [any-thread] */
+  const void* (*get_extension)(void* self, const char* id);
+
+  /* 1.1 and later: append here only. */
+} schedhost_plugin_vtable_t;
+
+/* One plugin of a library. Plugin-owned static storage, valid until deinit. */
+typedef struct schedhost_plugin_descriptor {
+  uint32_t struct_size;
+  const char* name;        /* NUL-terminated, ^[a-zA-Z][a-zA-Z0-9]*$, as written in profiles */
+  const char* description; /* NUL-terminated, one line */
+  const schedhost_plugin_vtable_t* vtable;
+} schedhost_plugin_descriptor_t;
+
+/* The library: what the entry function returns. Plugin-owned static storage. */
+typedef struct schedhost_library {
+  uint32_t magic;              /* SCHEDHOST_LIBRARY_MAGIC */
+  uint32_t struct_size;        /* sizeof(schedhost_library_t) as the library was built */
+  uint32_t abi_major;          /* SCHEDHOST_ABI_MAJOR as the library was built */
+  uint32_t abi_minor;          /* SCHEDHOST_ABI_MINOR as the library was built */
+  uint32_t min_host_abi_minor; /* the oldest host minor this library runs on */
+  const char* name;            /* NUL-terminated: the library's name, for listings and errors */
+  const char* version;         /* NUL-terminated: the library's own version */
+  const char* build_info;      /* NUL-terminated, may be NULL: compiler, SDK version... */
+  /* Called once after loading, before any create. NULL: nothing to do. A non-SUCCESS status
+   * (reason via add_reason) refuses the whole library. host_api and host stay valid until
+   * deinit. [main-thread] */
+  schedhost_code_t (*init)(const schedhost_host_api_t* host_api, const schedhost_host_t* host,
+                           schedhost_call_t* call);
+  /* Called once at shutdown, after every instance is destroyed. May be NULL. [main-thread] */
+  void (*deinit)(void);
+  uint32_t plugin_count;
+  /* plugins[plugin_count], an array of pointers so that descriptors may grow. */
+  const schedhost_plugin_descriptor_t* const* plugins;
+} schedhost_library_t;
+
+/* The entry function a library exports, and the only symbol it exports. Returns plugin-owned
+ * static storage (or NULL to refuse loading). Called once per load, before init. [main-thread] */
+typedef const schedhost_library_t* (*schedhost_plugin_library_fn)(void);
+SCHEDHOST_EXPORT const schedhost_library_t* schedhost_plugin_library_v1(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SCHEDHOST_ABI_H */
