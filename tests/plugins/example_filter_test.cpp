@@ -1,5 +1,5 @@
-// ExampleFilter (plugins/example_filter, plain C against abi.h), the real built-in .so: what the
-// loader reads from its descriptors, its Filter verdicts and its refusal of args.
+// ExampleFilter (plugins/examples/example_filter, plain C against abi.h), the real built-in .so:
+// what the loader reads from its descriptors, its Filter verdicts and its refusal of args.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

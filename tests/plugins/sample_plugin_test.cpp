@@ -1,6 +1,6 @@
-// SamplePlugin (plugins/sample_plugin), the real built-in .so: its Filter verdicts, its Score
-// arithmetic (CPU percentage, the prod zone bonus, clamping, threshold), its defaults, its debug
-// log and every message it refuses args with.
+// SamplePlugin (plugins/examples/sample_plugin), the real built-in .so: its Filter verdicts, its
+// Score arithmetic (CPU percentage, the prod zone bonus, clamping, threshold), its defaults, its
+// debug log and every message it refuses args with.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
