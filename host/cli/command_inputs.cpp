@@ -6,9 +6,37 @@
 
 namespace schedhost::cli {
 
-bool load_plugins(loader::PluginRegistry& registry, const std::vector<std::string>& plugin_dirs,
-                  std::ostream& err) {
+void add_plugin_trust_flags(CLI::App* sub, loader::PluginTrust& trust) {
+  sub->add_flag("--allow-insecure-plugins", trust.allow_insecure,
+                "Load plugin files and directories that group or others may write to or that "
+                "another user owns, and symlinks that leave their directory, with a warning each "
+                "(default: refuse them)");
+  sub->add_option("--plugin-digests", trust.digests_file,
+                  "A sha256sum file (\"sha256  filename\" lines): load only the plugin files "
+                  "whose SHA-256 it lists. Built-in plugins are checked only when listed")
+      ->option_text("FILE");
+}
+
+void load_plugin_directories(loader::PluginRegistry& registry,
+                             const std::vector<std::string>& plugin_dirs,
+                             const loader::PluginTrust& trust, std::ostream& err) {
+  // Warnings come out even when loading throws: an override that was used is never silent.
+  struct PrintWarnings {
+    const loader::PluginRegistry& registry;
+    std::ostream& err;
+    ~PrintWarnings() {
+      for (const loader::LoadWarning& w : registry.warnings()) {
+        err << "warning: " << w.path << ": " << w.message << '\n';
+      }
+    }
+  } print{registry, err};
+  registry.set_trust(trust);
   registry.load_directories(loader::plugin_directories(plugin_dirs));
+}
+
+bool load_plugins(loader::PluginRegistry& registry, const std::vector<std::string>& plugin_dirs,
+                  const loader::PluginTrust& trust, std::ostream& err) {
+  load_plugin_directories(registry, plugin_dirs, trust, err);
   for (const loader::LoadFailure& f : registry.failures()) {
     err << "error: " << f.path << ": " << f.message << '\n';
   }

@@ -3,6 +3,8 @@
 // problems the same way (one line each on stderr) and fail with the same exit code.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <ostream>
 #include <string>
 #include <vector>
@@ -10,14 +12,26 @@
 #include "config/plugin_catalog.hpp"
 #include "config/scheduler_configuration.hpp"
 #include "loader/plugin_registry.hpp"
+#include "loader/plugin_trust.hpp"
 
 namespace schedhost::cli {
 
-// Loads the built-in directory and plugin_dirs (or /plugins) into registry. Prints every library
-// that failed a check as "error: <file>: <message>" on err and returns false if any did. A
-// missing --plugin-dir throws InputError.
+// Adds --allow-insecure-plugins and --plugin-digests FILE, which every command that loads
+// plugins takes, to sub.
+void add_plugin_trust_flags(CLI::App* sub, loader::PluginTrust& trust);
+
+// Loads the built-in directory and plugin_dirs (or /plugins) into registry under trust, and
+// prints each warning (what --allow-insecure-plugins let through, unused pins) as
+// "warning: <file>: <message>" on err. A missing or insecure directory, or a bad
+// --plugin-digests file, throws InputError.
+void load_plugin_directories(loader::PluginRegistry& registry,
+                             const std::vector<std::string>& plugin_dirs,
+                             const loader::PluginTrust& trust, std::ostream& err);
+
+// load_plugin_directories(), then prints every library that failed a check as
+// "error: <file>: <message>" on err and returns false if any did.
 bool load_plugins(loader::PluginRegistry& registry, const std::vector<std::string>& plugin_dirs,
-                  std::ostream& err);
+                  const loader::PluginTrust& trust, std::ostream& err);
 
 // Installed plugin name -> the extension points it implements.
 config::PluginCatalog plugin_catalog(const loader::PluginRegistry& registry);

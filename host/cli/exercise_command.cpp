@@ -27,6 +27,7 @@ struct ExerciseOptions {
   std::string cluster;
   std::vector<std::string> score_nodes;
   std::vector<std::string> plugin_dirs;
+  loader::PluginTrust trust;  // --allow-insecure-plugins, --plugin-digests
   bool framework_order = false;
   std::string output = "json";
 };
@@ -37,7 +38,7 @@ bool exercises_anything(const schedhost_plugin_vtable_t& v) {
 
 int run(const ExerciseOptions& options) {
   loader::PluginRegistry registry;  // declared first: outlives the plugin instance
-  if (!load_plugins(registry, options.plugin_dirs, std::cerr)) return kExitBadInput;
+  if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const loader::PluginDefinition* definition = registry.find(options.plugin);
   if (definition == nullptr) {
     throw InputError("plugin \"" + options.plugin +
@@ -95,6 +96,7 @@ Subcommand add_exercise_command(CLI::App& app) {
   sub->add_option("--plugin-dir", options->plugin_dirs,
                   "A directory of plugin .so files (repeatable; default /plugins). The built-in "
                   "directory is always searched first");
+  add_plugin_trust_flags(sub, options->trust);
   sub->add_flag("--framework-order", options->framework_order,
                 "Stop where the scheduling framework would (after a PreFilter Skip or rejection, "
                 "...) instead of calling every hook");

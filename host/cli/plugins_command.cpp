@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_inputs.hpp"
 #include "cli/commands.hpp"
 #include "cli/table.hpp"
 #include "loader/plugin_registry.hpp"
@@ -14,6 +15,7 @@ namespace {
 
 struct PluginsOptions {
   std::vector<std::string> plugin_dirs;
+  loader::PluginTrust trust;  // --allow-insecure-plugins, --plugin-digests
   std::string output = "table";
 };
 
@@ -65,7 +67,7 @@ void print_table(const loader::PluginRegistry& registry) {
 
 int run(const PluginsOptions& options) {
   loader::PluginRegistry registry;
-  registry.load_directories(loader::plugin_directories(options.plugin_dirs));
+  load_plugin_directories(registry, options.plugin_dirs, options.trust, std::cerr);
   if (options.output == "json") {
     std::cout << to_json(registry).dump(2) << '\n';
   } else {
@@ -85,6 +87,7 @@ Subcommand add_plugins_command(CLI::App& app) {
   sub->add_option("--plugin-dir", options->plugin_dirs,
                   "A directory of plugin .so files (repeatable; default /plugins). The built-in "
                   "directory is always searched first");
+  add_plugin_trust_flags(sub, options->trust);
   sub->add_option("-o,--output", options->output, "table or json")
       ->check(CLI::IsMember({"table", "json"}));
   return {sub, [options] { return run(*options); }};

@@ -22,6 +22,7 @@ struct RunCommandOptions {
   std::string config;
   std::string cluster;
   std::vector<std::string> plugin_dirs;
+  loader::PluginTrust trust;  // --allow-insecure-plugins, --plugin-digests
   std::string output = "table";
   bool explain = false;
   std::uint64_t seed = 0;
@@ -41,13 +42,13 @@ std::string check_seed(std::string& value) {
 
 int run(const RunCommandOptions& options) {
   loader::PluginRegistry registry;
-  if (!load_plugins(registry, options.plugin_dirs, std::cerr)) return kExitBadInput;
+  if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
       load_profiles(options.config, registry, std::cerr);
   const cluster::Cluster cluster = cluster::load_cluster(options.cluster);
 
   const scheduler::RunResult result = scheduler::run_scheduler(
-      configuration, registry, cluster, scheduler::RunOptions{options.explain, options.seed});
+      configuration, registry, cluster, scheduler::RunOptions{options.explain, options.seed, {}});
   if (options.output == "json") {
     write_json(result, std::cout);
   } else if (options.output == "yaml") {
@@ -73,6 +74,7 @@ Subcommand add_run_command(CLI::App& app) {
   sub->add_option("--plugin-dir", options->plugin_dirs,
                   "A directory of plugin .so files (repeatable; default /plugins). The built-in "
                   "directory is always searched first");
+  add_plugin_trust_flags(sub, options->trust);
   sub->add_option("-o,--output", options->output, "table, json or yaml")
       ->check(CLI::IsMember({"table", "json", "yaml"}));
   sub->add_flag("--explain", options->explain,

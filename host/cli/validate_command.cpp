@@ -19,6 +19,7 @@ namespace {
 struct ValidateOptions {
   std::string config;
   std::vector<std::string> plugin_dirs;
+  loader::PluginTrust trust;  // --allow-insecure-plugins, --plugin-digests
   std::string cluster;
 };
 
@@ -85,7 +86,7 @@ std::string profile_summary(const config::Profile& profile) {
 
 int run(const ValidateOptions& options) {
   loader::PluginRegistry registry;
-  if (!load_plugins(registry, options.plugin_dirs, std::cerr)) return kExitBadInput;
+  if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
       load_profiles(options.config, registry, std::cerr);
   if (!check_plugin_args(configuration, registry)) return kExitBadInput;
@@ -122,6 +123,7 @@ Subcommand add_validate_command(CLI::App& app) {
   sub->add_option("--plugin-dir", options->plugin_dirs,
                   "A directory of plugin .so files (repeatable; default /plugins). The built-in "
                   "directory is always searched first");
+  add_plugin_trust_flags(sub, options->trust);
   sub->add_option("--cluster", options->cluster,
                   "A cluster file or directory: warn about pending pods no profile serves");
   return {sub, [options] { return run(*options); }};

@@ -2,6 +2,18 @@
 
 namespace schedhost::framework {
 
+void Call::add_reason(std::string_view reason) {
+  if (reason.size() <= kMaxReasonBytes) {
+    reasons_.emplace_back(reason);
+    return;
+  }
+  std::size_t cut = kMaxReasonBytes;
+  while (cut > 0 && (static_cast<unsigned char>(reason[cut]) & 0xC0) == 0x80)
+    --cut;  // do not split a UTF-8 sequence
+  reasons_.emplace_back(std::string(reason.substr(0, cut)) + "... (truncated from " +
+                        std::to_string(reason.size()) + " bytes)");
+}
+
 std::string Call::message() const {
   std::string out;
   for (const std::string& r : reasons_) {

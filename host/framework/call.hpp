@@ -31,7 +31,10 @@ class Call {
   std::string_view plugin() const { return plugin_; }  // the plugin being called
   WaitingPods* waiting_pods() const { return waiting_pods_; }
 
-  void add_reason(std::string_view reason) { reasons_.emplace_back(reason); }
+  // Reasons longer than kMaxReasonBytes are cut (at a UTF-8 boundary) and marked, so a
+  // plugin cannot flood the output or the memory with one message.
+  static constexpr std::size_t kMaxReasonBytes = 1024;
+  void add_reason(std::string_view reason);
   const std::vector<std::string>& reasons() const { return reasons_; }
   // Moves the reasons out (the call is over), so a rejection costs no copy per node.
   std::vector<std::string> take_reasons() { return std::move(reasons_); }

@@ -333,8 +333,17 @@ ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
         out.status = wrapped(s, "running NormalizeScore of plugin " + in_quotes(p.name()));
         return out;
       }
-      for (std::size_t ni = 0; ni < nodes.size(); ++ni)
+      for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
+        const std::string& name = nodes[ni]->name();
+        if (list[ni].node_name.data != name.data() || list[ni].node_name.len != name.size()) {
+          out.status = Status::error("plugin " + in_quotes(p.name()) +
+                                         " changed the node list in NormalizeScore: it may only "
+                                         "rewrite the scores",
+                                     p.name());
+          return out;
+        }
         out.scores[pi][ni] = list[ni].score;
+      }
     }
     for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
       const std::int64_t s = out.scores[pi][ni];

@@ -22,6 +22,12 @@ std::unique_ptr<PluginInstance> PluginInstance::create(const loader::PluginDefin
         "plugin \"" + definition.name + "\": " +
         (reason.empty() ? "create() refused its args with code " + std::to_string(code) : reason));
   }
+  if (self == nullptr) {
+    // Every hook gets self back; a NULL one would look like a plugin that was never created.
+    throw InputError("plugin \"" + definition.name +
+                     "\": create() returned SUCCESS without an instance (*out_self is NULL): "
+                     "return a non-NULL pointer, even to static data");
+  }
   instance->self_ = self;
   instance->created_ = true;
   return instance;

@@ -50,6 +50,14 @@ std::string dlopen_error(const std::string& path) {
   return err != nullptr ? err : "dlopen failed";
 }
 
+// dlerror() names the file dlopen was given: show the user's path instead of /proc/<pid>/fd/<n>.
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  if (from == to) return text;
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
 std::string check_plugin_shape(const schedhost_plugin_vtable_t& v, const std::string& name) {
   const std::string plugin = "plugin \"" + name + "\"";
   if (v.create == nullptr || v.destroy == nullptr) {
@@ -126,17 +134,18 @@ std::string check_plugins(const LoadedLibrary& lib) {
 
 }  // namespace
 
-OpenResult open_library(const std::string& path) {
-  if (std::string err = check_elf_shared_object(path); !err.empty()) return {nullptr, err};
-  if (std::string err = dlopen_error(path); !err.empty()) {
-    return {nullptr, "cannot be loaded: " + err};
+OpenResult open_library(const std::string& path, const std::string& load_from) {
+  const std::string& source = load_from.empty() ? path : load_from;
+  if (std::string err = check_elf_shared_object(source); !err.empty()) return {nullptr, err};
+  if (std::string err = dlopen_error(source); !err.empty()) {
+    return {nullptr, "cannot be loaded: " + replace_all(err, source, path)};
   }
 
   boost::dll::shared_library handle;
   try {
-    handle.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+    handle.load(source, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
   } catch (const std::exception& e) {
-    return {nullptr, std::string("cannot be loaded: ") + e.what()};
+    return {nullptr, "cannot be loaded: " + replace_all(e.what(), source, path)};
   }
   if (!handle.has(SCHEDHOST_ENTRY_SYMBOL)) {
     return {nullptr, "not a schedhost plugin: it does not export " SCHEDHOST_ENTRY_SYMBOL

@@ -23,7 +23,9 @@ struct OpenResult {
   std::string error;                       // otherwise: one line, without the path
 };
 
-// Loads path (RTLD_NOW | RTLD_LOCAL), checks it and runs its init().
-OpenResult open_library(const std::string& path);
+// Loads path (RTLD_NOW | RTLD_LOCAL), checks it and runs its init(). load_from, when given, is
+// where the bytes are read from instead (the /proc/<pid>/fd path of the file the registry
+// checked); path stays the name in LoadedLibrary and in messages.
+OpenResult open_library(const std::string& path, const std::string& load_from = {});
 
 }  // namespace schedhost::loader

@@ -40,6 +40,14 @@ struct LoadFailure {
   std::string message;
 };
 
+// What the loader let through without refusing it: a directory, file or symlink that
+// --allow-insecure-plugins allowed, or a --plugin-digests line no file matched. Where (a path, or
+// file:line), and the one-line text.
+struct LoadWarning {
+  std::string path;
+  std::string message;
+};
+
 // The extension points a vtable implements (its non-NULL hooks).
 ExtensionPointSet extension_points_of(const schedhost_plugin_vtable_t& vtable);
 

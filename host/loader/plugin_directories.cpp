@@ -17,7 +17,7 @@ std::string builtin_plugin_directory() {
 }
 
 std::vector<PluginDirectory> plugin_directories(const std::vector<std::string>& user_dirs) {
-  std::vector<PluginDirectory> dirs{{builtin_plugin_directory(), true}};
+  std::vector<PluginDirectory> dirs{{builtin_plugin_directory(), true, true}};
   if (user_dirs.empty()) {
     dirs.push_back({kDefaultUserPluginDir, false});
   } else {

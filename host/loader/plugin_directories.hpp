@@ -9,7 +9,8 @@ namespace schedhost::loader {
 
 struct PluginDirectory {
   std::string path;
-  bool required;  // a missing required directory is an error; a missing /plugins is not
+  bool required;         // a missing required directory is an error; a missing /plugins is not
+  bool builtin = false;  // the built-in directory: exempt from --plugin-digests unless listed
 };
 
 inline constexpr const char* kDefaultUserPluginDir = "/plugins";

@@ -1,6 +1,8 @@
 #include "loader/plugin_registry.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -8,10 +10,32 @@
 #include <filesystem>
 
 #include "common/input_error.hpp"
+#include "loader/symlink_check.hpp"
 
 namespace schedhost::loader {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// A directory kept open while its files are opened relative to it, so they come from the very
+// directory whose ownership and permissions were checked.
+class DirectoryHandle {
+ public:
+  explicit DirectoryHandle(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
+  ~DirectoryHandle() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  DirectoryHandle(const DirectoryHandle&) = delete;
+  DirectoryHandle& operator=(const DirectoryHandle&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
 
 PluginRegistry::~PluginRegistry() {
   for (auto it = libraries_.rbegin(); it != libraries_.rend(); ++it) {
@@ -19,35 +43,142 @@ PluginRegistry::~PluginRegistry() {
   }
 }
 
+void PluginRegistry::set_trust(const PluginTrust& trust) {
+  allow_insecure_ = trust.allow_insecure;
+  digests_.reset();
+  if (!trust.digests_file.empty()) {
+    digests_ = read_digest_pins(trust.digests_file, trust.allow_insecure, warnings_);
+  }
+}
+
 void PluginRegistry::load_directories(const std::vector<PluginDirectory>& dirs) {
-  for (const PluginDirectory& dir : dirs) {
-    std::error_code ec;
-    if (!fs::is_directory(dir.path, ec)) {
-      if (!dir.required) continue;
-      throw InputError(dir.path +
-                       ": plugin directory does not exist: create it or fix --plugin-dir");
+  for (const PluginDirectory& dir : dirs)
+    load_directory(dir);
+  if (!digests_) return;
+  for (const auto& [name, pin] : digests_->by_name) {
+    if (!seen_names_.contains(name)) {
+      warnings_.push_back(
+          {digests_->where(pin), "\"" + name + "\" is pinned but no plugin directory has it"});
     }
-    std::vector<std::string> files;
-    for (const auto& entry : fs::directory_iterator(dir.path, ec)) {
-      if (entry.path().extension() == ".so") files.push_back(entry.path().string());
+  }
+}
+
+void PluginRegistry::load_directory(const PluginDirectory& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir.path, ec)) {
+    if (!dir.required) return;
+    throw InputError(dir.path + ": plugin directory does not exist: create it or fix --plugin-dir");
+  }
+  const DirectoryHandle handle(dir.path);
+  struct stat st {};
+  if (handle.fd() < 0 || ::fstat(handle.fd(), &st) != 0) {
+    throw InputError(dir.path + ": plugin directory cannot be read: " + std::strerror(errno));
+  }
+  // Whoever can add or rename files here picks the code: refuse the whole directory.
+  if (auto distrust = check_trust(st, dir.path)) {
+    if (!allow_insecure_) {
+      throw InputError(dir.path + ": " + refusal("load plugins from this directory", *distrust));
     }
-    if (ec) throw InputError(dir.path + ": plugin directory cannot be read: " + ec.message());
-    std::sort(files.begin(), files.end());
-    for (const std::string& f : files)
-      load_file(f);
+    warnings_.push_back(
+        {dir.path, override_warning("insecure plugin directory", distrust->problem)});
+  }
+  const fs::path real_dir = fs::canonical(dir.path, ec);
+  if (ec) throw InputError(dir.path + ": plugin directory cannot be read: " + ec.message());
+
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.path, ec)) {
+    if (entry.path().extension() == ".so") names.push_back(entry.path().filename().string());
+  }
+  if (ec) throw InputError(dir.path + ": plugin directory cannot be read: " + ec.message());
+  std::sort(names.begin(), names.end());
+
+  for (const std::string& name : names) {
+    const std::string path = (fs::path(dir.path) / name).string();
+    seen_names_.insert(name);
+    struct stat link {};
+    if (::fstatat(handle.fd(), name.c_str(), &link, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISLNK(link.st_mode)) {
+      if (auto distrust = check_symlink(real_dir, dir.path, name)) {
+        if (!tolerate(path, "insecure plugin symlink", *distrust)) continue;
+      }
+    }
+    load_opened(path, name, dir.builtin, PluginFile::open_at(handle.fd(), name));
   }
 }
 
 void PluginRegistry::load_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    failures_.push_back({path, "cannot be read: " + std::string(std::strerror(errno))});
+  load_opened(path, fs::path(path).filename().string(), false, PluginFile::open(path));
+}
+
+bool PluginRegistry::tolerate(const std::string& path, const std::string& what,
+                              const Distrust& distrust) {
+  if (allow_insecure_) {
+    warnings_.push_back({path, override_warning(what, distrust.problem)});
+    return true;
+  }
+  failures_.push_back({path, refusal("load", distrust)});
+  return false;
+}
+
+bool PluginRegistry::check_digest(const std::string& path, const std::string& name, bool builtin,
+                                  PluginFile& file) {
+  if (!digests_) return true;
+  const DigestPin* pin = digests_->find(name);
+  if (pin == nullptr) {
+    if (builtin) return true;  // built-ins ship with schedhost: pinned only when listed
+    failures_.push_back({path, "not in --plugin-digests " + digests_->file +
+                                   ": add its sha256sum "
+                                   "line to " +
+                                   digests_->file + ", or remove the file"});
+    return false;
+  }
+  const std::string actual = file.sha256();
+  if (actual.empty()) {
+    failures_.push_back({path, file.error()});
+    return false;
+  }
+  if (actual != pin->sha256) {
+    failures_.push_back({path, "sha256 mismatch: expected " + pin->sha256 + " (" +
+                                   digests_->where(*pin) + "), got " + actual +
+                                   ": restore the pinned file, or pin this one in " +
+                                   digests_->file});
+    return false;
+  }
+  return true;
+}
+
+void PluginRegistry::load_opened(const std::string& path, const std::string& name, bool builtin,
+                                 PluginFile file) {
+  if (!file.ok()) {
+    failures_.push_back({path, file.error()});
     return;
   }
+  const struct stat& st = file.status();
+  if (!S_ISREG(st.st_mode)) {
+    failures_.push_back({path, "not a regular file: remove it from the plugin directory"});
+    return;
+  }
+  const std::pair<unsigned long, unsigned long> id{static_cast<unsigned long>(st.st_dev),
+                                                   st.st_ino};
   // The same file through another name or a symlink: already loaded (or already refused).
-  if (!loaded_files_.insert({static_cast<unsigned long>(st.st_dev), st.st_ino}).second) return;
+  if (loaded_files_.contains(id)) return;
+  if (auto distrust = check_trust(st, path)) {
+    if (!tolerate(path, "insecure plugin file", *distrust)) {
+      loaded_files_.insert(id);
+      return;
+    }
+  }
+  // Pins are per name: a refused alias must not keep the pinned name of the same file out.
+  if (!check_digest(path, name, builtin, file)) return;
+  loaded_files_.insert(id);
 
-  OpenResult opened = open_library(path);
+  const std::string load_path = file.load_path(path);
+  if (load_path.empty()) {
+    failures_.push_back({path, "was replaced while being loaded: load it again"});
+    return;
+  }
+  OpenResult opened = open_library(path, load_path);
+  file.keep_open_forever();  // dlopen may have registered the library under load_path
   if (!opened.library) {
     failures_.push_back({path, std::move(opened.error)});
     return;

@@ -4,15 +4,20 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "loader/digest_pins.hpp"
+#include "loader/file_trust.hpp"
 #include "loader/library_loader.hpp"
 #include "loader/plugin_definition.hpp"
 #include "loader/plugin_directories.hpp"
+#include "loader/plugin_file.hpp"
+#include "loader/plugin_trust.hpp"
 
 namespace schedhost::loader {
 
@@ -24,14 +29,22 @@ class PluginRegistry {
   // Runs each library's deinit() in reverse load order. Destroy every plugin instance first.
   ~PluginRegistry();
 
-  // Loads every *.so of each directory (sorted by file name). A library that fails a check is
-  // recorded in failures(), never fatal; a missing required directory throws InputError.
+  // Applies --allow-insecure-plugins and --plugin-digests to every later load; reads the digest
+  // file now. Without it: every check on, no pinning. Throws InputError.
+  void set_trust(const PluginTrust& trust);
+
+  // Loads every *.so of each directory (sorted by file name). A library that fails a check,
+  // including an unsafe file or symlink and a digest mismatch, is recorded in failures(), never
+  // fatal. A missing required directory, or one others may write to, throws InputError.
   void load_directories(const std::vector<PluginDirectory>& dirs);
-  // Loads one file; the same file (also through a symlink) is loaded once.
+  // Loads one file; the same file (also through a symlink) is loaded once. Its ownership and
+  // permissions are checked, and its digest when pinning is on.
   void load_file(const std::string& path);
 
   const std::vector<std::unique_ptr<OpenedLibrary>>& libraries() const { return libraries_; }
   const std::vector<LoadFailure>& failures() const { return failures_; }
+  // What --allow-insecure-plugins let through, and --plugin-digests lines no file matched.
+  const std::vector<LoadWarning>& warnings() const { return warnings_; }
   const PluginDefinition* find(std::string_view name) const;
   // Every plugin, in load order.
   std::vector<const PluginDefinition*> plugins() const;
@@ -39,8 +52,22 @@ class PluginRegistry {
   std::map<std::string, ExtensionPointSet, std::less<>> catalog() const;
 
  private:
+  void load_directory(const PluginDirectory& dir);
+  // Loads an opened file found as path (file name: name), after the ownership, permission and
+  // digest checks; builtin: it comes from the built-in directory.
+  void load_opened(const std::string& path, const std::string& name, bool builtin, PluginFile file);
+  // True when path passes the digest pin (or pinning does not apply); records the failure if not.
+  bool check_digest(const std::string& path, const std::string& name, bool builtin,
+                    PluginFile& file);
+  // A failed trust check: a warning when allowed (returns true), else a failure (false).
+  bool tolerate(const std::string& path, const std::string& what, const Distrust& distrust);
+
   std::vector<std::unique_ptr<OpenedLibrary>> libraries_;
   std::vector<LoadFailure> failures_;
+  std::vector<LoadWarning> warnings_;
+  bool allow_insecure_ = false;
+  std::optional<DigestPins> digests_;
+  std::set<std::string, std::less<>> seen_names_;  // file names found, to spot unused pins
   std::map<std::string, const PluginDefinition*, std::less<>> by_name_;
   std::set<std::pair<unsigned long, unsigned long>> loaded_files_;  // (device, inode)
 };

@@ -452,6 +452,7 @@ class Run {
                     std::nullopt,
                     {}};
     snapshot_.remove(uid);
+    snapshot_changed();
     if (auto placed = placed_.find(uid); placed != placed_.end()) {
       // Placed earlier in this run: its one entry changes.
       PodResult& earlier = result_.pods[placed->second];
@@ -463,10 +464,15 @@ class Run {
     decide(std::move(entry));
   }
 
+  void snapshot_changed() const {
+    if (options_.on_snapshot_change) options_.on_snapshot_change(snapshot_);
+  }
+
   // After Reserve: undo everything and report why.
   void fail_assumed(Assumed assumed, const Status& why) {
     assumed.framework->run_unreserve(assumed.cycle, *assumed.pod, assumed.result.node);
     snapshot_.remove(assumed.pod->uid());
+    snapshot_changed();
     if (auto it = preempted_.find(assumed.pod->uid()); it != preempted_.end()) {
       assumed.result.result = kPreempted;
       assumed.result.message = std::move(it->second);
@@ -493,6 +499,7 @@ class Run {
     assumed.result.result = kScheduled;
     placed_.emplace(assumed.pod->uid(), result_.pods.size());
     decide(std::move(assumed.result));
+    snapshot_changed();
   }
 
   void finish_wait(framework::WaitingPods::Entry entry) {

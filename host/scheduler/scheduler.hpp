@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "cluster/cluster.hpp"
 #include "config/scheduler_configuration.hpp"
@@ -13,6 +14,9 @@ namespace schedhost::scheduler {
 struct RunOptions {
   bool explain = false;
   std::uint64_t seed = 0;  // tie-break among equally scored nodes; same seed, same run
+  // Called with the snapshot after every change a decision makes to it (a binding, an Unreserve,
+  // an eviction), so tests can check its accounting. Empty: not called.
+  std::function<void(const cluster::Snapshot&)> on_snapshot_change;
 };
 
 // Schedules every pending pod of cluster, in queue order, each decision updating the snapshot

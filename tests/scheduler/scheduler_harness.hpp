@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cluster/cluster_file.hpp"
 #include "config/config_parser.hpp"
@@ -46,13 +47,18 @@ inline std::string pod_yaml(const std::string& name, const std::string& metadata
 
 class SchedulerHarness {
  public:
-  SchedulerHarness() {
-    registry_.load_directories({{builtin_plugin_dir(), true},
-                                {std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/scheduler", true}});
+  // extra_fixture_dirs: more fixture folders under the test fixture dir (e.g. "plugin_faults").
+  explicit SchedulerHarness(const std::vector<std::string>& extra_fixture_dirs = {}) {
+    std::vector<loader::PluginDirectory> dirs = {
+        {builtin_plugin_dir(), true},
+        {std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/scheduler", true}};
+    for (const std::string& d : extra_fixture_dirs)
+      dirs.push_back({std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/" + d, true});
+    registry_.load_directories(dirs);
   }
 
   scheduler::RunResult run(const std::string& profile, const std::string& cluster,
-                           scheduler::RunOptions options = {true, 0}) {
+                           scheduler::RunOptions options = {true, 0, {}}) {
     config::Resolution resolution = config::resolve_profiles(
         config::parse_configuration(profile, "profile.yaml"), registry_.catalog());
     const cluster::Cluster c = cluster::load_cluster(dir_.write("cluster.yaml", cluster));

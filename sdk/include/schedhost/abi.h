@@ -271,7 +271,8 @@ typedef struct schedhost_host_api {
   void (*log)(const schedhost_host_t* host, schedhost_log_level_t level, schedhost_str_t msg);
 
   /* -- Results of the current call (each copies what it is given) -- */
-  /* Appends one reason to the status the hook returns; for Error, the error message. [call] */
+  /* Appends one reason to the status the hook returns; for Error, the error message. A reason
+   * over 1024 bytes is cut there and marked "... (truncated from N bytes)". [call] */
   void (*add_reason)(schedhost_call_t* call, schedhost_str_t reason);
   /* PreFilter only: restricts this cycle to these nodes (upstream PreFilterResult.NodeNames).
    * Calling it with count 0 means "no node". Not calling it means "all nodes". [call] */
@@ -435,7 +436,8 @@ typedef struct schedhost_host_api {
 typedef struct schedhost_plugin_vtable {
   uint32_t struct_size;
 
-  /* Creates an instance from pluginConfig args (compact JSON, "{}" when absent). On refusal,
+  /* Creates an instance from pluginConfig args (compact JSON, "{}" when absent) into *out_self,
+   * which must not be NULL on SUCCESS (a stateless plugin may point at static data). On refusal,
    * return non-SUCCESS with a reason: the host prints `plugin "Name": <reason>`.
    * host_api and host stay valid until destroy. [main-thread] */
   schedhost_code_t (*create)(const schedhost_host_api_t* host_api, const schedhost_host_t* host,
