@@ -11,6 +11,8 @@
 #        pkg_config_c    the C template built with plain cc and pkg-config, no CMake
 #        package_version find_package(schedhost-sdk 1) works, 2 is refused
 #        bad_name        new-plugin.sh refuses a bad name with one line and exit code 2
+#        example_out_of_tree  plugins/examples/load_aware built on its own against the prefix
+#                        decides exactly as the in-tree build does
 set -euo pipefail
 
 case_name="$1" src="$2" build="$3"
@@ -114,6 +116,27 @@ case "$case_name" in
         grep -q "version: 1.0" "$tmp/v$wanted.log" || { cat "$tmp/v$wanted.log"; fail "message"; }
       fi
     done
+    ;;
+  example_out_of_tree)
+    install_sdk
+    cp -R "$src/plugins/examples/load_aware" "$tmp/load_aware"
+    cmake -S "$tmp/load_aware" -B "$tmp/load_aware/build" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_CXX_COMPILER="${CXX:-c++}" >"$tmp/configure.log" 2>&1 ||
+      { cat "$tmp/configure.log"; fail "configure of the example failed"; }
+    if grep -rq -- "$src/sdk" "$tmp/load_aware/build/CMakeCache.txt"; then fail "used the source tree"; fi
+    cmake --build "$tmp/load_aware/build" -j2 >"$tmp/build.log" 2>&1 ||
+      { cat "$tmp/build.log"; fail "build of the example failed"; }
+    mkdir -p "$tmp/plugins"
+    cp "$tmp/load_aware/build/load_aware.so" "$tmp/plugins/"
+    check_exports "$tmp/plugins/load_aware.so"
+    data="$src/tests/examples/data"
+    for dir in "$tmp/plugins" "$build/lib/schedhost/examples"; do
+      "$build/bin/schedhost" run --config "$data/load-aware-profile.yaml" \
+        --cluster "$data/load-aware-cluster.yaml" --plugin-dir "$dir" -o json --explain \
+        >"$tmp/$(basename "$dir").json" 2>"$tmp/stderr" || { cat "$tmp/stderr"; fail "run with $dir"; }
+    done
+    grep -q '"result": "Scheduled"' "$tmp/plugins.json" || { cat "$tmp/plugins.json"; fail "nothing scheduled"; }
+    diff -u "$tmp/examples.json" "$tmp/plugins.json" || fail "out-of-tree build decides differently"
     ;;
   bad_name)
     status=0
