@@ -6,7 +6,7 @@ CMAKE_ARGS ?=
 PREFIX     ?= /usr/local
 SCHEDHOST  := $(BUILD)/bin/schedhost
 
-.PHONY: all deps configure build test run bench asan tsan format tidy install clean
+.PHONY: all deps configure build test run bench asan tsan sanitize tsan-cycle format tidy install clean
 
 all: build
 
@@ -36,6 +36,17 @@ asan:
 tsan:
 	@$(MAKE) --no-print-directory test BUILD=build-tsan BUILD_TYPE=Debug \
 	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=thread"
+
+# What CI runs after `make test`: the whole suite under ASan+UBSan, and the suites that exercise
+# the parallel cycle (Filter/Score threads, parallel preemption dry runs, Chaos) under TSan.
+TSAN_SUITES := scheduler_tests preemption_tests plugin_faults_tests
+sanitize: asan tsan-cycle
+
+tsan-cycle: deps
+	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSCHEDHOST_SANITIZE=thread >/dev/null
+	@cmake --build build-tsan -j $(JOBS) --target schedhost schedhost_plugins $(TSAN_SUITES)
+	@ctest --test-dir build-tsan --output-on-failure -j $(JOBS) \
+	  -L '^($(subst $(eval) ,|,$(TSAN_SUITES)))$$'
 
 format:
 	@git ls-files '*.c' '*.h' '*.cpp' '*.hpp' | xargs clang-format -i
