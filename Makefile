@@ -6,7 +6,7 @@ CMAKE_ARGS ?=
 PREFIX     ?= /usr/local
 SCHEDHOST  := $(BUILD)/bin/schedhost
 
-.PHONY: all deps configure build test run bench asan tsan sanitize tsan-cycle format tidy install clean
+.PHONY: all deps configure build test run bench asan tsan sanitize tsan-cycle fuzz format tidy install clean
 
 all: build
 
@@ -48,6 +48,27 @@ tsan-cycle: deps
 	@ctest --test-dir build-tsan --output-on-failure -j $(JOBS) \
 	  -L '^($(subst $(eval) ,|,$(TSAN_SUITES)))$$'
 
+FUZZ_BUILD   ?= build-fuzzers
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := quantity profile cluster json_pointer
+
+# libFuzzer (clang, ASan + UBSan) on each input parser for FUZZ_SECONDS, one worker each. New
+# inputs go to $(FUZZ_BUILD)/corpus/<target>, crashers to $(FUZZ_BUILD)/findings/<target>: copy a
+# crasher into tests/fuzz/corpus/<target>/ once fixed, and `make test` replays it from then on.
+fuzz:
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSCHEDHOST_FUZZERS=ON -DSCHEDHOST_SANITIZE=address,undefined,fuzzer-no-link >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/findings/$$t; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS)s"; \
+	  $(FUZZ_BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
+	    -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/findings/$$t/ \
+	    $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t 2>$(FUZZ_BUILD)/findings/$$t/last-run.log \
+	    || { tail -n 40 $(FUZZ_BUILD)/findings/$$t/last-run.log; exit 1; }; \
+	  grep -E '^stat::number_of_executed_units' $(FUZZ_BUILD)/findings/$$t/last-run.log; \
+	done
+
 format:
 	@git ls-files '*.c' '*.h' '*.cpp' '*.hpp' | xargs clang-format -i
 
@@ -58,4 +79,4 @@ install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	@rm -rf build build-asan build-tsan
+	@rm -rf build build-asan build-tsan build-fuzzers

@@ -8,18 +8,21 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cluster/cluster_file.hpp"
+#include "cluster/error_line.hpp"
+#include "cluster/input_file.hpp"
+#include "cluster/json_document.hpp"
 #include "cluster/json_field.hpp"
 #include "cluster/object_error.hpp"
+#include "cluster/yaml_documents.hpp"
+#include "cluster/yaml_location.hpp"
 #include "cluster/yaml_to_json.hpp"
 #include "common/input_error.hpp"
 
@@ -33,95 +36,33 @@ std::string read_text(const std::string& path, const char* what) {
   if (fs::is_directory(path, ec)) {
     throw InputError(path + ": is a directory, not a " + what + ": pass a file");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::optional<std::string> text = read_input_file(path, "check the path");
+  if (!text) {
     throw InputError(path + ": cannot read the " + what + " (" + std::strerror(errno) +
                      "): check the path and its permissions");
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return std::move(*text);
 }
 
-std::string mark_location(const std::string& file, const YAML::Mark& mark) {
-  if (mark.is_null()) return source_location(file);
-  return source_location(file, mark.line + 1, mark.column + 1);
-}
-
-// 1-based line and column of a byte offset.
-std::pair<int, int> line_column(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  int line = 1;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, static_cast<int>(offset - line_start) + 1};
-}
-
-// nlohmann's parse error as "<where>: invalid JSON: <detail>".
-std::string json_parse_error(const nlohmann::json::parse_error& e, std::string_view text,
-                             const std::string& file) {
-  const auto [line, column] = line_column(text, e.byte == 0 ? 0 : e.byte - 1);
-  std::string message = e.what();
-  const std::size_t detail = message.find(": ", message.find("parse error"));
-  if (detail != std::string::npos) message = message.substr(detail + 2);
-  return source_location(file, line, column) + ": invalid JSON: " + message;
-}
-
-// A YAML (or JSON) file's documents; syntax errors name file:line:column.
+// A YAML (or JSON) file's documents, limits checked; syntax errors name file:line:column.
 std::vector<YAML::Node> load_yaml(const std::string& text, const std::string& file) {
   try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    std::vector<YAML::Node> documents = parse_yaml_documents(text, file);
     std::erase_if(documents, [](const YAML::Node& d) { return d.IsNull(); });
     return documents;
   } catch (const YAML::Exception& e) {
-    throw InputError(mark_location(file, e.mark) + ": invalid YAML: " + e.msg +
+    throw InputError(cluster::mark_location(file, e.mark) + ": invalid YAML: " + e.msg +
                      ": fix the syntax at this position");
   }
 }
 
-// The mark of the deepest YAML node along an RFC 6901 pointer (its parent when it is missing).
-YAML::Mark locate(const YAML::Node& node, std::string_view pointer) {
-  if (pointer.empty() || pointer.front() != '/') return node.Mark();
-  pointer.remove_prefix(1);
-  const std::size_t end = std::min(pointer.find('/'), pointer.size());
-  std::string token;
-  for (std::size_t i = 0; i < end; ++i) {
-    const bool escape = pointer[i] == '~' && i + 1 < end;
-    token += escape ? (pointer[++i] == '1' ? '/' : '~') : pointer[i];
-  }
-  const std::string_view rest = pointer.substr(end);
-  if (node.IsMap()) {
-    for (const auto& entry : node) {
-      if (entry.first.IsScalar() && entry.first.Scalar() == token) {
-        return entry.second.IsNull() ? entry.first.Mark() : locate(entry.second, rest);
-      }
-    }
-  } else if (node.IsSequence() && !token.empty() &&
-             std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    const std::size_t index = std::stoul(token);
-    if (index < node.size()) return locate(node[index], rest);
-  }
-  return node.Mark();
-}
-
-}  // namespace
-
 // The one Pod of the --pod file, YAML or JSON. Throws InputError "file[:line:column]: ...".
-std::shared_ptr<const cluster::Pod> read_exercise_pod(const std::string& file) {
+std::shared_ptr<const cluster::Pod> read_pod(const std::string& file) {
   const std::string text = read_text(file, "pod file");
   nlohmann::json object;
   std::optional<YAML::Node> yaml;  // for positions
   if (fs::path(file).extension() == ".json") {
-    try {
-      object = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw InputError(json_parse_error(e, text, file) + ": fix the syntax at this position");
-    }
+    object = cluster::parse_json_document(text, file);
     try {
       yaml = YAML::Load(text);
     } catch (const YAML::Exception&) {
@@ -131,7 +72,7 @@ std::shared_ptr<const cluster::Pod> read_exercise_pod(const std::string& file) {
     const std::vector<YAML::Node> documents = load_yaml(text, file);
     if (documents.empty()) throw InputError(file + ": no Pod in the file: write one Pod object");
     if (documents.size() > 1) {
-      throw InputError(mark_location(file, documents[1].Mark()) +
+      throw InputError(cluster::mark_location(file, documents[1].Mark()) +
                        ": a second object: the pod file holds exactly one Pod (put nodes and "
                        "running pods in --cluster)");
     }
@@ -139,7 +80,8 @@ std::shared_ptr<const cluster::Pod> read_exercise_pod(const std::string& file) {
     object = cluster::yaml_to_json(*yaml, file);
   }
   auto where = [&](std::string_view pointer) {
-    return yaml ? mark_location(file, locate(*yaml, pointer)) : source_location(file);
+    return yaml ? cluster::mark_location(file, cluster::locate(*yaml, pointer))
+                : source_location(file);
   };
   if (!object.is_object()) {
     throw InputError(where("") + ": the pod file holds " +
@@ -176,33 +118,25 @@ std::shared_ptr<const cluster::Pod> read_exercise_pod(const std::string& file) {
 }
 
 // --args: inline JSON, or @FILE (JSON for *.json, else YAML). Empty means {}; else a mapping.
-std::string read_exercise_args(const std::string& value) {
+std::string read_args(const std::string& value) {
   nlohmann::json args;
   std::string where = "--args";
   if (value.starts_with('@')) {
     where = value.substr(1);
     const std::string text = read_text(where, "args file");
     if (fs::path(where).extension() == ".json") {
-      try {
-        args = nlohmann::json::parse(text);
-      } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(json_parse_error(e, text, where) + ": fix the syntax at this position");
-      }
+      args = cluster::parse_json_document(text, where);
     } else {
       const std::vector<YAML::Node> documents = load_yaml(text, where);
       if (documents.size() > 1) {
-        throw InputError(mark_location(where, documents[1].Mark()) +
+        throw InputError(cluster::mark_location(where, documents[1].Mark()) +
                          ": a second document: the args file holds one mapping");
       }
       if (!documents.empty()) args = cluster::yaml_to_json(documents.front(), where);
     }
   } else if (!value.empty()) {
-    try {
-      args = nlohmann::json::parse(value);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw InputError(json_parse_error(e, value, where) +
-                       ": write a JSON object, e.g. --args '{\"key\": 1}', or --args @FILE");
-    }
+    args = cluster::parse_json_document(
+        value, where, "write a JSON object, e.g. --args '{\"key\": 1}', or --args @FILE");
   }
   if (args.is_null()) return "{}";
   if (!args.is_object()) {
@@ -211,6 +145,16 @@ std::string read_exercise_args(const std::string& value) {
                      ": write them as a JSON object or YAML mapping");
   }
   return args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::shared_ptr<const cluster::Pod> read_exercise_pod(const std::string& file) {
+  return with_one_line_errors([&] { return read_pod(file); });
+}
+
+std::string read_exercise_args(const std::string& value) {
+  return with_one_line_errors([&] { return read_args(value); });
 }
 
 // --score-nodes checked against the cluster: every name must be one of its nodes.

@@ -1,12 +1,12 @@
 #include "cluster/cluster_file.hpp"
 
+#include "cluster/error_line.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -14,8 +14,13 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/input_file.hpp"
+#include "cluster/input_limits.hpp"
+#include "cluster/json_document.hpp"
 #include "cluster/json_field.hpp"
 #include "cluster/object_error.hpp"
+#include "cluster/yaml_documents.hpp"
+#include "cluster/yaml_location.hpp"
 #include "cluster/yaml_to_json.hpp"
 #include "common/input_error.hpp"
 
@@ -24,62 +29,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kMaxNesting = 512;  // as yaml_to_json
-
-std::string mark_location(std::string_view file, const YAML::Mark& mark) {
-  if (mark.is_null()) return source_location(file);
-  return source_location(file, mark.line + 1, mark.column + 1);
-}
-
-// Unescapes one RFC 6901 token ("~1" -> "/", "~0" -> "~").
-std::string unescape_token(std::string_view token) {
-  std::string out;
-  for (size_t i = 0; i < token.size(); ++i) {
-    if (token[i] == '~' && i + 1 < token.size()) {
-      out += token[i + 1] == '1' ? '/' : '~';
-      ++i;
-    } else {
-      out += token[i];
-    }
-  }
-  return out;
-}
-
-// The mark of the deepest node along `pointer` (the parent when the field itself is missing).
-// Recursive on purpose: assigning one YAML::Node to another rewrites the tree in yaml-cpp.
-YAML::Mark locate(const YAML::Node& node, std::string_view pointer) {
-  if (pointer.empty() || pointer.front() != '/') return node.Mark();
-  pointer.remove_prefix(1);
-  size_t end = std::min(pointer.find('/'), pointer.size());
-  std::string token = unescape_token(pointer.substr(0, end));
-  std::string_view rest = pointer.substr(end);
-  if (node.IsMap()) {
-    for (const auto& entry : node) {
-      if (entry.first.IsScalar() && entry.first.Scalar() == token) {
-        // A missing value (`cpu:`) has no useful mark of its own: point at its key.
-        return entry.second.IsNull() ? entry.first.Mark() : locate(entry.second, rest);
-      }
-    }
-  } else if (node.IsSequence()) {
-    size_t index = 0;
-    bool numeric = !token.empty() && std::all_of(token.begin(), token.end(),
-                                                 [](char c) { return c >= '0' && c <= '9'; });
-    if (numeric) index = std::stoul(token);
-    if (numeric && index < node.size()) return locate(node[index], rest);
-  }
-  return node.Mark();
-}
-
 // One document of a file, able to turn a JSON pointer into "file:line:column".
 class DocumentSource {
  public:
-  DocumentSource(std::string file, YAML::Node yaml) : file_(std::move(file)), yaml_(yaml) {}
+  DocumentSource(std::string file, YAML::Node yaml)
+      : file_(std::move(file)), yaml_(yaml), json_(false) {}
   // A JSON document: positions come from reading the same text as YAML (JSON is YAML flow
   // syntax), only when an error needs one.
   DocumentSource(std::string file, std::string json_text)
-      : file_(std::move(file)), json_text_(std::move(json_text)) {}
+      : file_(std::move(file)), json_text_(std::move(json_text)), json_(true) {}
 
   const std::string& file() const { return file_; }
+  bool is_json() const { return json_; }
 
   std::string location(std::string_view pointer) const {
     if (!yaml_ && !json_text_.empty()) {
@@ -97,6 +58,7 @@ class DocumentSource {
   std::string file_;
   mutable std::optional<YAML::Node> yaml_;
   mutable std::string json_text_;
+  bool json_;
 };
 
 // An object inside a document: the source and the object's own pointer ("/items/3").
@@ -112,20 +74,39 @@ struct ObjectRef {
   }
 };
 
+// A position kept for a later message ("first at ...", an unknown nodeName). From a YAML tree it
+// is computed at once, which is cheap and lets the tree go when its file is done (a yaml-cpp tree
+// is ~90 bytes per byte of text); a JSON text is kept instead, since its positions cost a second
+// parse of the whole file, paid only when a message needs one.
+class Where {
+ public:
+  explicit Where(const ObjectRef& ref, std::string_view field_pointer = {}) {
+    if (ref.source->is_json()) {
+      ref_ = ref.child(field_pointer);
+    } else {
+      text_ = ref.location(field_pointer);
+    }
+  }
+  std::string str() const { return ref_ ? ref_->location() : text_; }
+
+ private:
+  std::optional<ObjectRef> ref_;
+  std::string text_;
+};
+
 const nlohmann::json* member(const nlohmann::json& object, std::string_view key) {
   auto it = object.find(key);
   return it == object.end() || it->is_null() ? nullptr : &*it;
 }
 
 std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  std::optional<std::string> text =
+      read_input_file(file, "split the objects over several files of a directory");
+  if (!text) {
     throw InputError(source_location(file.string()) + ": cannot read the cluster file (" +
                      std::strerror(errno) + "): check the path and its permissions");
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return std::move(*text);
 }
 
 bool is_cluster_file(const fs::path& file) {
@@ -133,26 +114,12 @@ bool is_cluster_file(const fs::path& file) {
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
-// 1-based line and column of a byte offset.
-std::pair<int, int> line_column(std::string_view text, size_t offset) {
-  offset = std::min(offset, text.size());
-  int line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, static_cast<int>(offset - line_start) + 1};
-}
-
 class ClusterBuilder {
  public:
-  void add_file(const fs::path& path) {
-    const std::string file = path.string();
-    std::string text = read_text(path);
-    if (path.extension() == ".json") {
+  void add_file(const fs::path& path) { add_text(path.string(), read_text(path)); }
+
+  void add_text(const std::string& file, std::string text) {
+    if (fs::path(file).extension() == ".json") {
       add_json_file(file, std::move(text));
     } else {
       add_yaml_file(file, text);
@@ -160,10 +127,10 @@ class ClusterBuilder {
   }
 
   Cluster finish() {
-    for (const auto& [pod, ref] : bound_pods_) {
+    for (const auto& [pod, where] : bound_pods_) {
       if (!node_locations_.contains(pod->node_name())) {
-        throw InputError(ref.location("/spec/nodeName") + ": Pod \"" + pod->key() +
-                         "\": spec.nodeName \"" + pod->node_name() +
+        throw InputError(where.str() + ": Pod \"" + pod->key() + "\": spec.nodeName \"" +
+                         pod->node_name() +
                          "\" is not a Node of the cluster: add that Node, or remove spec.nodeName "
                          "to have the pod scheduled");
       }
@@ -173,27 +140,8 @@ class ClusterBuilder {
 
  private:
   void add_json_file(const std::string& file, std::string text) {
-    nlohmann::json document;
-    // The same nesting limit as for YAML: serializing a deeper value would recurse that deep.
-    bool too_deep = false;
-    auto limit_depth = [&too_deep](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-      too_deep = too_deep || depth > kMaxNesting;
-      return !too_deep;
-    };
-    try {
-      document = nlohmann::json::parse(text, limit_depth);
-    } catch (const nlohmann::json::parse_error& e) {
-      auto [line, column] = line_column(text, e.byte == 0 ? 0 : e.byte - 1);
-      std::string message = e.what();
-      size_t detail = message.find(": ", message.find("parse error"));
-      message = detail == std::string::npos ? message : message.substr(detail + 2);
-      throw InputError(source_location(file, line, column) + ": invalid JSON: " + message +
-                       ": fix the syntax at this position");
-    }
-    if (too_deep) {
-      throw InputError(source_location(file) + ": nesting deeper than " +
-                       std::to_string(kMaxNesting) + " levels: flatten the document");
-    }
+    nlohmann::json document = parse_json_document(text, file);
+    if (document.is_null()) return;  // an empty file: no objects
     auto source = std::make_shared<const DocumentSource>(file, std::move(text));
     add_document(std::move(document), ObjectRef{source, ""}, "the file", "");
   }
@@ -201,7 +149,7 @@ class ClusterBuilder {
   void add_yaml_file(const std::string& file, const std::string& text) {
     std::vector<YAML::Node> documents;
     try {
-      documents = YAML::LoadAll(text);
+      documents = parse_yaml_documents(text, file);
     } catch (const YAML::ParserException& e) {
       throw InputError(mark_location(file, e.mark) + ": invalid YAML: " + e.msg +
                        ": fix the syntax at this position");
@@ -338,10 +286,10 @@ class ClusterBuilder {
     } catch (const ObjectError& e) {
       throw InputError(ref.location(e.pointer()) + ": Node \"" + name + "\": " + e.what());
     }
-    auto [it, inserted] = node_locations_.emplace(name, ref.location());
+    auto [it, inserted] = node_locations_.emplace(name, Where(ref));
     if (!inserted) {
       throw InputError(ref.location() + ": Node \"" + name + "\" is defined twice (first at " +
-                       it->second + "): remove one of them or rename it");
+                       it->second.str() + "): remove one of them or rename it");
     }
     cluster_.nodes.push_back(std::move(node));
   }
@@ -353,10 +301,10 @@ class ClusterBuilder {
     } catch (const ObjectError& e) {
       throw InputError(ref.location(e.pointer()) + ": Namespace \"" + name + "\": " + e.what());
     }
-    auto [it, inserted] = namespace_locations_.emplace(name, ref.location());
+    auto [it, inserted] = namespace_locations_.emplace(name, Where(ref));
     if (!inserted) {
       throw InputError(ref.location() + ": Namespace \"" + name + "\" is defined twice (first at " +
-                       it->second + "): remove one of them or rename it");
+                       it->second.str() + "): remove one of them or rename it");
     }
     cluster_.namespaces.push_back(std::move(ns));
   }
@@ -373,10 +321,10 @@ class ClusterBuilder {
       throw InputError(ref.location(e.pointer()) + ": PodDisruptionBudget \"" + key +
                        "\": " + e.what());
     }
-    auto [it, inserted] = pdb_locations_.emplace(pdb->key(), ref.location());
+    auto [it, inserted] = pdb_locations_.emplace(pdb->key(), Where(ref));
     if (!inserted) {
       throw InputError(ref.location() + ": PodDisruptionBudget \"" + pdb->key() +
-                       "\" is defined twice (first at " + it->second +
+                       "\" is defined twice (first at " + it->second.str() +
                        "): remove one of them or rename it");
     }
     cluster_.pod_disruption_budgets.push_back(std::move(pdb));
@@ -396,10 +344,10 @@ class ClusterBuilder {
                        "\": " + e.what());
     }
     const std::string key = pod->key();
-    auto [it, inserted] = pod_locations_.emplace(key, ref.location());
+    auto [it, inserted] = pod_locations_.emplace(key, Where(ref));
     if (!inserted) {
       throw InputError(ref.location() + ": Pod \"" + key + "\" is defined twice (first at " +
-                       it->second + "): remove one of them or rename it");
+                       it->second.str() + "): remove one of them or rename it");
     }
     auto [uid, fresh] = pod_uids_.emplace(pod->uid(), key);
     if (!fresh) {
@@ -410,7 +358,7 @@ class ClusterBuilder {
     if (pod->phase() == "Succeeded" || pod->phase() == "Failed") {
       cluster_.finished_pods.push_back(std::move(pod));
     } else if (!pod->node_name().empty()) {
-      bound_pods_.emplace_back(pod, ref);
+      bound_pods_.emplace_back(pod, Where(ref, "/spec/nodeName"));
       cluster_.running_pods.push_back(std::move(pod));
     } else {
       cluster_.pending_pods.push_back(std::move(pod));
@@ -418,17 +366,16 @@ class ClusterBuilder {
   }
 
   Cluster cluster_;
-  std::unordered_map<std::string, std::string> node_locations_;       // name -> where
-  std::unordered_map<std::string, std::string> namespace_locations_;  // name -> where
-  std::unordered_map<std::string, std::string> pod_locations_;        // namespace/name -> where
-  std::unordered_map<std::string, std::string> pod_uids_;             // uid -> namespace/name
-  std::unordered_map<std::string, std::string> pdb_locations_;        // namespace/name -> where
-  std::vector<std::pair<std::shared_ptr<const Pod>, ObjectRef>> bound_pods_;
+  std::unordered_map<std::string, Where> node_locations_;       // name -> where
+  std::unordered_map<std::string, Where> namespace_locations_;  // name -> where
+  std::unordered_map<std::string, Where> pod_locations_;        // namespace/name -> where
+  std::unordered_map<std::string, std::string> pod_uids_;       // uid -> namespace/name
+  std::unordered_map<std::string, Where> pdb_locations_;        // namespace/name -> where
+  std::vector<std::pair<std::shared_ptr<const Pod>, Where>> bound_pods_;
 };
 
-}  // namespace
-
-Cluster load_cluster(const fs::path& path) {
+// load_cluster() before its messages are made one line.
+Cluster load_cluster_files(const fs::path& path) {
   std::error_code ec;
   const bool is_directory = fs::is_directory(path, ec);
   if (!is_directory && !fs::exists(path, ec)) {
@@ -463,6 +410,20 @@ Cluster load_cluster(const fs::path& path) {
   for (const fs::path& file : files)
     builder.add_file(file);
   return builder.finish();
+}
+
+}  // namespace
+
+Cluster parse_cluster_text(std::string text, const std::string& file_name) {
+  return with_one_line_errors([&] {
+    ClusterBuilder builder;
+    builder.add_text(file_name, std::move(text));
+    return builder.finish();
+  });
+}
+
+Cluster load_cluster(const fs::path& path) {
+  return with_one_line_errors([&] { return load_cluster_files(path); });
 }
 
 }  // namespace schedhost::cluster

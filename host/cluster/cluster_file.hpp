@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include "cluster/cluster.hpp"
 
@@ -17,5 +18,9 @@ namespace schedhost::cluster {
 // quantity...), a duplicate Node, Namespace, Pod or PodDisruptionBudget, a duplicate pod uid, or a
 // pod bound to an unknown node.
 Cluster load_cluster(const std::filesystem::path& path);
+
+// One file's text, read as load_cluster() reads a file named `file_name` (JSON for *.json, else
+// YAML); the name is only used in messages. For tests and fuzzing.
+Cluster parse_cluster_text(std::string text, const std::string& file_name);
 
 }  // namespace schedhost::cluster

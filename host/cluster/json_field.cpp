@@ -127,7 +127,11 @@ Quantity JsonField::as_quantity() const {
     fail(std::string("must be a quantity such as 500m or 2, not ") + json_type_name(*value_) +
          ": write a number with an optional suffix");
   }
-  std::optional<Quantity> quantity = parse_quantity(text);
+  std::string error;
+  std::optional<Quantity> quantity = parse_quantity(text, &error);
+  if (!quantity && error.find("out of range") != std::string::npos) {
+    fail(quoted() + " is " + error.substr(error.find("out of range")) + ": use a smaller amount");
+  }
   if (!quantity) {
     fail(quoted() +
          " is not a valid quantity: use a number with an optional suffix such as 500m or 2");

@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "cluster/error_line.hpp"
+
 namespace schedhost::cluster {
 namespace {
 
@@ -88,7 +90,7 @@ struct Suffix {
   int32_t exponent2 = 0;   // value *= 2^exponent2
 };
 
-std::optional<Suffix> interpret_suffix(std::string_view s) {
+std::optional<Suffix> interpret_suffix(std::string_view s, bool& exponent_too_large) {
   struct Named {
     std::string_view name;
     Suffix suffix;
@@ -125,6 +127,7 @@ std::optional<Suffix> interpret_suffix(std::string_view s) {
   if (number.front() == '+') number.remove_prefix(1);  // from_chars takes '-' only
   int32_t exponent = 0;
   auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), exponent);
+  if (ec == std::errc::result_out_of_range) exponent_too_large = true;
   if (ec != std::errc() || end != number.data() + number.size()) return std::nullopt;
   return Suffix{exponent, 0};
 }
@@ -144,12 +147,14 @@ void fail(std::string* error, std::string message) {
   if (error != nullptr) *error = std::move(message);
 }
 
-// ceil(digits * 10^exponent10 * 2^exponent2) in nano units, saturated at kMaxNano. `digits` has
-// no leading zeros and is not empty.
-Int128 scale_to_nano(std::string_view digits, int64_t exponent10, int32_t exponent2) {
+// ceil(digits * 10^exponent10 * 2^exponent2) in nano units, or nullopt above kMaxNano. `digits`
+// has no leading zeros and is not empty.
+std::optional<Int128> scale_to_nano(std::string_view digits, int64_t exponent10,
+                                    int32_t exponent2) {
   const auto length = static_cast<int64_t>(digits.size());
-  // >= 10^(length-1+exponent10) >= 10^28 > kMaxNano: saturated whatever the binary factor.
-  if (length - 1 + exponent10 >= 28) return Quantity::kMaxNano;
+  // >= 10^(length-1+exponent10) >= 10^28 > kMaxNano, whatever the binary factor: decided before
+  // any arithmetic, so an exponent of 2^31 costs nothing.
+  if (length - 1 + exponent10 >= 28) return std::nullopt;
   // < 10^(length+exponent10) * 2^60 < 10^(length+exponent10+19) <= 1: a sliver, rounded up to 1n.
   if (length + exponent10 + 19 <= 0) return 1;
 
@@ -163,8 +168,11 @@ Int128 scale_to_nano(std::string_view digits, int64_t exponent10, int32_t expone
   for (int64_t e = -exponent10; e > 0; e -= 9)
     inexact = value.divide(power_of_ten(e)) || inexact;
   std::optional<Int128> nano = value.to_int128(Quantity::kMaxNano);
-  if (!nano) return Quantity::kMaxNano;
-  if (inexact && *nano < Quantity::kMaxNano) return *nano + 1;
+  if (!nano) return std::nullopt;
+  if (inexact) {
+    if (*nano == Quantity::kMaxNano) return std::nullopt;  // rounding up goes past the maximum
+    return *nano + 1;
+  }
   return *nano;
 }
 
@@ -219,9 +227,16 @@ std::optional<Quantity> parse_quantity(std::string_view text, std::string* error
     return std::nullopt;
   }
   std::string_view suffix_text = text.substr(pos);
-  std::optional<Suffix> suffix = interpret_suffix(suffix_text);
+  bool exponent_too_large = false;
+  std::optional<Suffix> suffix = interpret_suffix(suffix_text, exponent_too_large);
+  if (exponent_too_large) {
+    fail(error, "exponent \"" + std::string(suffix_text.substr(1)) +
+                    "\" out of range: the largest quantity is 9223372036854775807 (2^63-1) units");
+    return std::nullopt;
+  }
   if (!suffix) {
-    fail(error, "unknown suffix \"" + std::string(suffix_text) + "\"");
+    // The suffix is the user's text: escaped, so the message stays one line.
+    fail(error, "unknown suffix \"" + as_one_line(suffix_text) + "\"");
     return std::nullopt;
   }
 
@@ -241,8 +256,12 @@ std::optional<Quantity> parse_quantity(std::string_view text, std::string* error
     fail(error, "more than " + std::to_string(kMaxDigits) + " significant digits");
     return std::nullopt;
   }
-  Int128 nano = scale_to_nano(digits, exponent10, suffix->exponent2);
-  return Quantity::from_nano(negative ? -nano : nano);
+  std::optional<Int128> nano = scale_to_nano(digits, exponent10, suffix->exponent2);
+  if (!nano) {
+    fail(error, "out of range: the largest quantity is 9223372036854775807 (2^63-1) units");
+    return std::nullopt;
+  }
+  return Quantity::from_nano(negative ? -*nano : *nano);
 }
 
 }  // namespace schedhost::cluster

@@ -18,8 +18,9 @@ __extension__ typedef __int128 Int128;
 class Quantity {
  public:
   static constexpr int64_t kNanoPerUnit = 1'000'000'000;
-  // The largest magnitude held: int64-max whole units. Larger values saturate here instead of
-  // overflowing (upstream caps binary quantities at the same bound and overflows on the others).
+  // The largest magnitude held: int64-max whole units. parse_quantity() refuses larger values
+  // (upstream caps binary ones silently and computes decimal ones with big numbers); sums
+  // saturate here instead of overflowing.
   static constexpr Int128 kMaxNano = static_cast<Int128>(INT64_MAX) * kNanoPerUnit;
 
   constexpr Quantity() = default;
@@ -58,8 +59,9 @@ class Quantity {
 // ("1", "0.5", ".5", "1."), then one suffix: none, n u m k M G T P E (powers of 1000), Ki Mi Gi
 // Ti Pi Ei (powers of 1024), or a decimal exponent e<int>/E<int> ("1e3", "12E-3"). The value is
 // rounded up to 1n. On failure returns nullopt and, when error is given, stores why (e.g.
-// `unknown suffix "x"`). Unlike upstream, a string without a single digit ("", ".", "-", "+")
-// is refused: upstream reads those as 0, which only hides typos.
+// `unknown suffix "x"`, or `out of range: ...` beyond int64-max units, e.g. 8Ei or 1e30). Unlike
+// upstream, a string without a single digit ("", ".", "-", "+") is refused: upstream reads those as
+// 0, which only hides typos.
 std::optional<Quantity> parse_quantity(std::string_view text, std::string* error = nullptr);
 
 }  // namespace schedhost::cluster

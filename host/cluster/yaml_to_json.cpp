@@ -4,16 +4,15 @@
 #include <cstdint>
 #include <string>
 
+#include "cluster/input_limits.hpp"
+#include "cluster/yaml_location.hpp"
 #include "common/input_error.hpp"
 
 namespace schedhost::cluster {
 namespace {
 
-constexpr int kMaxDepth = 512;
-
 std::string where(std::string_view file, const YAML::Mark& mark) {
-  if (mark.is_null()) return source_location(file);
-  return source_location(file, mark.line + 1, mark.column + 1);
+  return mark_location(file, mark);
 }
 
 template <typename T>
@@ -90,9 +89,9 @@ nlohmann::json resolve_plain(const std::string& text) {
 }
 
 nlohmann::json convert(const YAML::Node& node, std::string_view file, int depth) {
-  if (depth > kMaxDepth) {
+  if (depth > kMaxNestingDepth) {
     throw InputError(where(file, node.Mark()) + ": nesting deeper than " +
-                     std::to_string(kMaxDepth) +
+                     std::to_string(kMaxNestingDepth) +
                      " levels (a recursive alias?): flatten the document");
   }
   switch (node.Type()) {

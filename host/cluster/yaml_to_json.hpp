@@ -14,7 +14,8 @@ namespace schedhost::cluster {
 // float), float (1.5, 1e3, .5) or else a string. "yes"/"on" stay strings (YAML 1.1 would make them
 // booleans; a label value "yes" is what a user means). .inf and .nan stay strings: JSON has no
 // such numbers. Throws InputError ("file:line:col: ...") for a duplicate key, a key that is not
-// a scalar, or nesting deeper than 512 levels (a recursive alias).
+// a scalar, or nesting deeper than kMaxNestingDepth levels (a recursive alias). Bound the
+// expansion of aliases first with check_yaml_expansion() (parse_yaml_documents() does).
 nlohmann::json yaml_to_json(const YAML::Node& node, std::string_view file);
 
 }  // namespace schedhost::cluster

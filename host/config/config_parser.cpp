@@ -4,14 +4,15 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/error_line.hpp"
+#include "cluster/input_file.hpp"
+#include "cluster/yaml_documents.hpp"
 #include "common/input_error.hpp"
 #include "config/configuration_defaults.hpp"
 #include "config/upstream_only_fields.hpp"
@@ -112,7 +113,8 @@ class ConfigurationParser {
   YAML::Node load_single_document(std::string_view text) {
     std::vector<YAML::Node> documents;
     try {
-      documents = YAML::LoadAll(std::string(text));
+      // Refuses bad encoding, deep nesting and alias bombs before any field is read.
+      documents = parse_yaml_documents(std::string(text), reader_.file());
     } catch (const YAML::Exception& e) {
       SourceLocation at{reader_.file(), 0, 0};
       if (!e.mark.is_null())
@@ -331,7 +333,7 @@ class ConfigurationParser {
 }  // namespace
 
 SchedulerConfiguration parse_configuration(std::string_view text, std::string_view file_name) {
-  return ConfigurationParser(file_name).parse(text);
+  return with_one_line_errors([&] { return ConfigurationParser(file_name).parse(text); });
 }
 
 SchedulerConfiguration load_configuration(const std::filesystem::path& path) {
@@ -340,14 +342,13 @@ SchedulerConfiguration load_configuration(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, ec)) {
     throw InputError(file + ": is a directory: pass a KubeSchedulerConfiguration file to --config");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::optional<std::string> text =
+      read_input_file(path, "a KubeSchedulerConfiguration is a few KiB: check the --config path");
+  if (!text) {
     throw InputError(file + ": cannot read the configuration file (" + std::strerror(errno) +
                      "): check the --config path");
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_configuration(text.str(), file);
+  return parse_configuration(*text, file);
 }
 
 }  // namespace schedhost::config

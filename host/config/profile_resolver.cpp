@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "cluster/error_line.hpp"
 #include "common/input_error.hpp"
 #include "config/configuration_validation.hpp"
 #include "config/default_plugins.hpp"
@@ -178,9 +179,8 @@ void check_common_queue_sort(const std::vector<Profile>& profiles) {
   }
 }
 
-}  // namespace
-
-Resolution resolve_profiles(SchedulerConfiguration configuration, const PluginCatalog& catalog) {
+Resolution resolve_valid_profiles(SchedulerConfiguration configuration,
+                                  const PluginCatalog& catalog) {
   validate_configuration(configuration);
   Resolution resolution;
   for (auto& profile : configuration.profiles) {
@@ -189,6 +189,14 @@ Resolution resolve_profiles(SchedulerConfiguration configuration, const PluginCa
   check_common_queue_sort(configuration.profiles);
   resolution.configuration = std::move(configuration);
   return resolution;
+}
+
+}  // namespace
+
+Resolution resolve_profiles(SchedulerConfiguration configuration, const PluginCatalog& catalog) {
+  // Names and args come from the user's file: keep the message on one line whatever they hold.
+  return with_one_line_errors(
+      [&] { return resolve_valid_profiles(std::move(configuration), catalog); });
 }
 
 }  // namespace schedhost::config

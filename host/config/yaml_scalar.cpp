@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
-#include <regex>
 #include <stdexcept>
 #include <string_view>
 
@@ -25,21 +24,47 @@ std::optional<bool> core_bool(std::string_view s) {
   return std::nullopt;
 }
 
+// Hand-written matchers rather than std::regex: libstdc++'s regex recurses once per character
+// and overflows the stack on a scalar of a few hundred thousand digits.
+bool all_of(std::string_view s, bool (*accept)(char)) {
+  for (char c : s) {
+    if (!accept(c)) return false;
+  }
+  return true;
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_octal_digit(char c) {
+  return c >= '0' && c <= '7';
+}
+bool is_hex_digit(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+std::string_view without_sign(std::string_view s) {
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  return s;
+}
+// Skips digits from pos; returns how many.
+size_t skip_digits(std::string_view s, size_t& pos) {
+  size_t begin = pos;
+  while (pos < s.size() && is_digit(s[pos]))
+    ++pos;
+  return pos - begin;
+}
+
 // [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+ ; int64 first, then uint64, then (like JSON) a double.
 std::optional<YamlScalarValue> core_int(std::string_view s) {
-  static const std::regex kDecimal("[-+]?[0-9]+");
-  static const std::regex kOctal("0o[0-7]+");
-  static const std::regex kHex("0x[0-9a-fA-F]+");
   const std::string text(s);
   int base = 10;
   std::string_view digits = s;
-  if (std::regex_match(text, kOctal)) {
+  if (s.size() > 2 && s.starts_with("0o") && all_of(s.substr(2), is_octal_digit)) {
     base = 8;
     digits.remove_prefix(2);
-  } else if (std::regex_match(text, kHex)) {
+  } else if (s.size() > 2 && s.starts_with("0x") && all_of(s.substr(2), is_hex_digit)) {
     base = 16;
     digits.remove_prefix(2);
-  } else if (!std::regex_match(text, kDecimal)) {
+  } else if (without_sign(s).empty() || !all_of(without_sign(s), is_digit)) {
     return std::nullopt;
   }
   if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
@@ -56,18 +81,36 @@ std::optional<YamlScalarValue> core_int(std::string_view s) {
   return std::strtod(text.c_str(), nullptr);
 }
 
-// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? | [-+]?\.inf | \.nan (any core spelling)
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+bool is_core_float_text(std::string_view s) {
+  s = without_sign(s);
+  size_t pos = 0;
+  size_t whole = skip_digits(s, pos);
+  if (pos < s.size() && s[pos] == '.') {
+    ++pos;
+    if (skip_digits(s, pos) == 0 && whole == 0) return false;
+  } else if (whole == 0) {
+    return false;
+  }
+  if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
+    ++pos;
+    if (pos < s.size() && (s[pos] == '-' || s[pos] == '+')) ++pos;
+    if (skip_digits(s, pos) == 0) return false;
+  }
+  return pos == s.size();
+}
+
+// The float pattern above | [-+]?\.inf | \.nan (any core spelling). Out-of-range values become
+// +-inf (strtod), which callers refuse where JSON needs a finite number.
 std::optional<double> core_float(std::string_view s) {
-  static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-  static const std::regex kInf(R"([-+]?\.(inf|Inf|INF))");
-  static const std::regex kNan(R"(\.(nan|NaN|NAN))");
   const std::string text(s);
-  if (std::regex_match(text, kFloat)) return std::strtod(text.c_str(), nullptr);
-  if (std::regex_match(text, kInf)) {
+  if (is_core_float_text(s)) return std::strtod(text.c_str(), nullptr);
+  std::string_view unsigned_text = without_sign(s);
+  if (unsigned_text == ".inf" || unsigned_text == ".Inf" || unsigned_text == ".INF") {
     return text.front() == '-' ? -std::numeric_limits<double>::infinity()
                                : std::numeric_limits<double>::infinity();
   }
-  if (std::regex_match(text, kNan)) return std::numeric_limits<double>::quiet_NaN();
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") return std::numeric_limits<double>::quiet_NaN();
   return std::nullopt;
 }
 

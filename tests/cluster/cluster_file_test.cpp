@@ -269,7 +269,7 @@ TEST_F(ClusterFileErrorTest, DuplicateYamlKey) {
 
 TEST_F(ClusterFileErrorTest, RecursiveAlias) {
   EXPECT_EQ(error("kind: Pod\nmetadata: {name: a}\nspec: &loop [*loop]\n"),
-            "cluster.yaml:3:7: nesting deeper than 512 levels (a recursive alias?): flatten the "
+            "cluster.yaml:3:7: nesting deeper than 128 levels (a recursive alias?): flatten the "
             "document");
 }
 
@@ -278,7 +278,7 @@ TEST_F(ClusterFileErrorTest, DeepJson) {
       "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}, \"x\": " + std::string(600, '[') +
       std::string(600, ']') + "}";
   EXPECT_EQ(error(deep, "cluster.json"),
-            "cluster.json: nesting deeper than 512 levels: flatten the document");
+            "cluster.json: nesting deeper than 128 levels: flatten the document");
 }
 
 TEST_F(ClusterFileErrorTest, TypeErrorsPointAtTheField) {

@@ -152,8 +152,8 @@ TEST(NodeInfoTest, RemovePodIsTheExactInverse) {
 }
 
 TEST(NodeInfoTest, StaysExactAfterSaturating) {
-  auto huge = make_pod("huge", "  containers: [{resources: {requests: {memory: 8Ei}}}]");
-  auto huge2 = make_pod("huge2", "  containers: [{resources: {requests: {memory: 8Ei}}}]");
+  auto huge = make_pod("huge", "  containers: [{resources: {requests: {memory: 7Ei}}}]");
+  auto huge2 = make_pod("huge2", "  containers: [{resources: {requests: {memory: 7Ei}}}]");
   auto small = make_pod("small", "  containers: [{resources: {requests: {memory: 1Mi}}}]");
   NodeInfo info(make_node());
   info.add_pod(huge);
