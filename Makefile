@@ -25,8 +25,16 @@ test: build
 run: build
 	$(SCHEDHOST) run --config configs/scheduler-config.yaml --cluster configs/cluster.yaml
 
-bench: build
-	@echo "no benchmarks yet"
+# Benchmarks build in their own tree, RelWithDebInfo (-O2 as `make` builds, with symbols for
+# perf). QUICK=1: the quick workloads (under a minute) and short micro-benchmark runs.
+BENCH_BUILD ?= build-bench
+
+bench: deps
+	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDHOST_BUILD_BENCH=ON $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target schedhost-bench schedhost-microbench
+	@$(BENCH_BUILD)/bin/schedhost-bench $(if $(filter 1,$(QUICK)),--quick)
+	@$(BENCH_BUILD)/bin/schedhost-microbench $(if $(filter 1,$(QUICK)),--benchmark_min_time=0.05) \
+	  --benchmark_out=bench/results/micro-$$(date -u +%Y-%m-%dT%H%M%SZ).json --benchmark_out_format=json
 
 # Sanitizer runs of the whole test suite, each in its own build tree.
 asan:
@@ -79,4 +87,4 @@ install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	@rm -rf build build-asan build-tsan build-fuzzers
+	@rm -rf build build-asan build-tsan build-fuzzers build-bench
