@@ -6,7 +6,11 @@
 namespace schedhost::framework {
 
 Parallelizer::Parallelizer(int parallelism) {
-  const int workers = std::max(parallelism, 1) - 1;
+  // More threads than cores only wait on each other: at the default parallelism of 16 on two
+  // cores, waking 15 workers per call cost a third of the run in futex calls (docs/benchmarks.md).
+  // Results do not depend on the thread count (Filter verdicts are taken in rotation order).
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int workers = std::min(std::max(parallelism, 1), cores) - 1;
   workers_.reserve(static_cast<std::size_t>(workers));
   for (int i = 0; i < workers; ++i)
     workers_.emplace_back([this] { worker_loop(); });

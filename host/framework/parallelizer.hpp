@@ -13,7 +13,7 @@ namespace schedhost::framework {
 
 class Parallelizer {
  public:
-  // parallelism threads in all: the caller plus parallelism - 1 workers.
+  // min(parallelism, cores) threads in all: the caller plus the workers.
   explicit Parallelizer(int parallelism);
   ~Parallelizer();
   Parallelizer(const Parallelizer&) = delete;
