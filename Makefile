@@ -39,11 +39,11 @@ bench: deps
 # Sanitizer runs of the whole test suite, each in its own build tree.
 asan:
 	@$(MAKE) --no-print-directory test BUILD=build-asan BUILD_TYPE=Debug \
-	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=address,undefined"
+	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=address,undefined -DSCHEDHOST_BUILD_BENCH=OFF"
 
 tsan:
 	@$(MAKE) --no-print-directory test BUILD=build-tsan BUILD_TYPE=Debug \
-	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=thread"
+	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=thread -DSCHEDHOST_BUILD_BENCH=OFF"
 
 # What CI runs after `make test`: the whole suite under ASan+UBSan, and the suites that exercise
 # the parallel cycle (Filter/Score threads, parallel preemption dry runs, Chaos) under TSan.
@@ -51,7 +51,8 @@ TSAN_SUITES := scheduler_tests preemption_tests plugin_faults_tests
 sanitize: asan tsan-cycle
 
 tsan-cycle: deps
-	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSCHEDHOST_SANITIZE=thread >/dev/null
+	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSCHEDHOST_SANITIZE=thread \
+	  -DSCHEDHOST_BUILD_BENCH=OFF >/dev/null
 	@cmake --build build-tsan -j $(JOBS) --target schedhost schedhost_plugins $(TSAN_SUITES)
 	@ctest --test-dir build-tsan --output-on-failure -j $(JOBS) \
 	  -L '^($(subst $(eval) ,|,$(TSAN_SUITES)))$$'
