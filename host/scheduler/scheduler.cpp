@@ -422,7 +422,6 @@ class Run {
                       "\"");
       }
       if (std::find(uids.begin(), uids.end(), uid) != uids.end()) continue;
-      if (victim->uid() == pod->uid()) return refuse("chose the pod itself as a victim");
       uids.push_back(uid);
       keys.push_back(victim->key());
     }

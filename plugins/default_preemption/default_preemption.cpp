@@ -202,6 +202,7 @@ class DefaultPreemption {
     if (Status s = eligible(ctx, pod, filter_codes); !s.ok()) return s;
 
     // Where preemption might help, in snapshot order; the others are "not helpful".
+    if (ctx.nodes().empty()) return Status::Error("no nodes available");
     std::vector<std::string> potential;
     std::vector<NodeVerdict> failed;  // every node that is not a candidate, with why
     for (const schedhost::NodeInfo node : ctx.nodes()) {
@@ -213,7 +214,6 @@ class DefaultPreemption {
         potential.emplace_back(node.name());
       }
     }
-    if (ctx.nodes().empty()) return Status::Error("no nodes available");
 
     std::vector<NodeVerdict> candidates;  // without PDB violations first, then with
     std::vector<std::string> errors;
