@@ -21,6 +21,7 @@ NodeInfo::NodeInfo(std::shared_ptr<const Node> node,
       image_states_(std::move(image_states)),
       generation_(next_generation()) {
   if (!node_) throw std::invalid_argument("NodeInfo needs a node");
+  allocatable_ = node_->allocatable();
   if (!image_states_) {
     image_states_ = make_image_states(*node_, [](std::string_view) { return 1; });
   }

@@ -29,7 +29,9 @@ class NodeInfo {
   const Node& node() const { return *node_; }
   const std::shared_ptr<const Node>& node_ptr() const { return node_; }
   const std::string& name() const { return node_->name(); }
-  const ResourceList& allocatable() const { return node_->allocatable(); }
+  // A copy of the node's, kept inside the NodeInfo next to requested(): Filter and Score read
+  // both for every node, and one object is fewer cache misses than two.
+  const ResourceList& allocatable() const { return allocatable_; }
 
   // In the order they were added.
   const std::vector<PodPtr>& pods() const { return pods_; }
@@ -67,6 +69,7 @@ class NodeInfo {
   void recompute();
 
   std::shared_ptr<const Node> node_;
+  ResourceList allocatable_;
   std::shared_ptr<const ImageStates> image_states_;
   std::vector<PodPtr> pods_;
   std::vector<PodPtr> pods_with_affinity_;

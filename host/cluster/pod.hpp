@@ -106,8 +106,11 @@ class Pod {
 
  private:
   nlohmann::json json_;
-  std::string name_;
+  // First, together: what spreading and affinity read for every existing pod on every node.
   std::string namespace_;
+  StringMap labels_;
+  bool terminating_ = false;
+  std::string name_;
   std::string uid_;
   std::string node_name_;
   std::string scheduler_name_;
@@ -118,9 +121,7 @@ class Pod {
   int64_t priority_ = 0;
   int64_t start_time_ms_ = 0;
   int64_t creation_time_ms_ = 0;
-  bool terminating_ = false;
   uint64_t generation_ = 0;
-  StringMap labels_;
   StringMap annotations_;
   StringMap node_selector_;
   ResourceList requests_;

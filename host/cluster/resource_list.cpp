@@ -22,12 +22,22 @@ ResourceList::ResourceList(std::initializer_list<std::pair<std::string_view, int
     set(name, value);
 }
 
+void ResourceList::sync_native_slots() {
+  native_present_ = 0;
+  for (const Entry& e : entries_) {
+    const int slot = native_slot(e.name);
+    if (slot < 0) continue;
+    native_[slot] = e.value;
+    native_present_ = static_cast<uint8_t>(native_present_ | (1U << slot));
+  }
+}
+
 std::vector<ResourceList::Entry>::iterator ResourceList::lower_bound(std::string_view name) {
   return std::lower_bound(entries_.begin(), entries_.end(), name,
                           [](const Entry& e, std::string_view n) { return e.name < n; });
 }
 
-std::optional<int64_t> ResourceList::get(std::string_view name) const {
+std::optional<int64_t> ResourceList::get_by_name(std::string_view name) const {
   auto it = std::lower_bound(entries_.begin(), entries_.end(), name,
                              [](const Entry& e, std::string_view n) { return e.name < n; });
   if (it == entries_.end() || it->name != name) return std::nullopt;
@@ -41,16 +51,19 @@ void ResourceList::set(std::string_view name, int64_t value) {
   } else {
     entries_.insert(it, Entry{std::string(name), value});
   }
+  sync_native_slots();
 }
 
 bool ResourceList::add(std::string_view name, int64_t delta) {
   auto it = lower_bound(name);
   if (it == entries_.end() || it->name != name) {
     entries_.insert(it, Entry{std::string(name), delta});
+    sync_native_slots();
     return true;
   }
   bool saturated = false;
   it->value = saturating_add(it->value, delta, &saturated);
+  sync_native_slots();
   return !saturated;
 }
 
@@ -79,11 +92,13 @@ bool ResourceList::erase(std::string_view name) {
   auto it = lower_bound(name);
   if (it == entries_.end() || it->name != name) return false;
   entries_.erase(it);
+  sync_native_slots();
   return true;
 }
 
 void ResourceList::erase_zeros() {
   std::erase_if(entries_, [](const Entry& e) { return e.value == 0; });
+  sync_native_slots();
 }
 
 }  // namespace schedhost::cluster

@@ -1,5 +1,6 @@
 #include "cluster/snapshot.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "cluster/image_state.hpp"
@@ -116,6 +117,20 @@ void Snapshot::place(std::shared_ptr<const Pod> pod, size_t node_index) {
     throw std::invalid_argument("Snapshot: pod uid \"" + pod->uid() + "\" is already placed");
   }
   node_infos_[node_index].add_pod(std::move(pod));
+  update_nodes_with_pods(node_index);
+}
+
+void Snapshot::update_nodes_with_pods(size_t node_index) {
+  const NodeInfo& node = node_infos_[node_index];
+  const bool has[3] = {!node.pods().empty(), !node.pods_with_affinity().empty(),
+                       !node.pods_with_required_anti_affinity().empty()};
+  for (size_t k = 0; k < 3; ++k) {
+    std::vector<size_t>& list = nodes_with_pods_[k];
+    auto it = std::lower_bound(list.begin(), list.end(), node_index);
+    const bool listed = it != list.end() && *it == node_index;
+    if (has[k] && !listed) list.insert(it, node_index);
+    if (!has[k] && listed) list.erase(it);
+  }
 }
 
 std::shared_ptr<const Pod> Snapshot::assume(const Pod& pod, std::string_view node_name) {
@@ -135,7 +150,9 @@ bool Snapshot::remove(std::string_view pod_uid) {
   size_t index = it->second;
   std::string uid = it->first;  // the key dies with the erase below
   pod_node_.erase(it);
-  return node_infos_[index].remove_pod(uid);
+  const bool removed = node_infos_[index].remove_pod(uid);
+  update_nodes_with_pods(index);
+  return removed;
 }
 
 }  // namespace schedhost::cluster

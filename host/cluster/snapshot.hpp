@@ -54,6 +54,14 @@ class Snapshot {
   const PodDisruptionBudget* find_pod_disruption_budget(std::string_view namespace_name,
                                                         std::string_view name) const;
 
+  // Which pods of a node a nodes_with_pods() list is about.
+  enum class NodePods { kAny = 0, kWithAffinity = 1, kWithRequiredAntiAffinity = 2 };
+  // Positions of the nodes holding at least one such pod, ascending; kept as pods are placed and
+  // removed (upstream's HavePodsWithAffinityList and HavePodsWithRequiredAntiAffinityList).
+  const std::vector<size_t>& nodes_with_pods(NodePods which) const {
+    return nodes_with_pods_[static_cast<size_t>(which)];
+  }
+
   // Places a copy of pod, bound to node_name (new generation), on that node and returns it.
   // Throws std::invalid_argument when the node is unknown or the uid is already placed.
   std::shared_ptr<const Pod> assume(const Pod& pod, std::string_view node_name);
@@ -68,6 +76,8 @@ class Snapshot {
   using Index = std::unordered_map<std::string, size_t, Hash, std::equal_to<>>;
 
   void place(std::shared_ptr<const Pod> pod, size_t node_index);
+  // Brings the nodes_with_pods lists up to date for a node whose pods changed.
+  void update_nodes_with_pods(size_t node_index);
 
   struct Namespaces {
     std::vector<std::shared_ptr<const Namespace>> list;
@@ -82,6 +92,7 @@ class Snapshot {
   std::vector<NodeInfo> node_infos_;
   Index node_index_;                                  // node name -> position
   Index pod_node_;                                    // pod uid -> position of its node
+  std::vector<size_t> nodes_with_pods_[3];            // by NodePods
   std::shared_ptr<const Namespaces> namespaces_;      // immutable, shared by copies
   std::shared_ptr<const PodDisruptionBudgets> pdbs_;  // immutable, shared by copies
 };

@@ -36,6 +36,14 @@ class StringMap {
 
   // The value for key, or nullptr. The pointer lives as long as the map.
   const std::string* find(std::string_view key) const {
+    // Labels are a handful of keys of different lengths: a scan that compares lengths first
+    // does about one memcmp per lookup, where a binary search does one per step.
+    if (entries_.size() <= kLinearScanMax) {
+      for (const Entry& e : entries_) {
+        if (e.first.size() == key.size() && std::string_view(e.first) == key) return &e.second;
+      }
+      return nullptr;
+    }
     auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
                                [](const Entry& e, std::string_view k) { return e.first < k; });
     return it != entries_.end() && it->first == key ? &it->second : nullptr;
@@ -51,6 +59,7 @@ class StringMap {
   bool operator==(const StringMap&) const = default;
 
  private:
+  static constexpr size_t kLinearScanMax = 16;
   std::vector<Entry> entries_;
 };
 

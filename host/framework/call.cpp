@@ -2,6 +2,8 @@
 
 namespace schedhost::framework {
 
+const Call::Extras Call::kNoExtras{};
+
 void Call::add_reason(std::string_view reason) {
   if (reason.size() <= kMaxReasonBytes) {
     reasons_.emplace_back(reason);

@@ -5,6 +5,7 @@
 
 #include <schedhost/abi.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@ class Snapshot;
 
 namespace schedhost::framework {
 
+class Parallelizer;
 class WaitingPods;
 struct PostFilterScope;
 
@@ -26,6 +28,13 @@ class Call {
   explicit Call(const cluster::Snapshot* snapshot, std::string_view plugin = {},
                 WaitingPods* waiting_pods = nullptr)
       : snapshot_(snapshot), plugin_(plugin), waiting_pods_(waiting_pods) {}
+
+  // Readies this call for the next hook of a loop (Filter over plugins, Score over plugins):
+  // reusing one Call per node keeps construction out of the per-plugin path.
+  void reset(std::string_view plugin) {
+    plugin_ = plugin;
+    reasons_.clear();
+  }
 
   const cluster::Snapshot* snapshot() const { return snapshot_; }
   std::string_view plugin() const { return plugin_; }  // the plugin being called
@@ -41,32 +50,55 @@ class Call {
   // The reasons joined by ", " (upstream Status.Message()).
   std::string message() const;
 
-  void set_node_names(std::vector<std::string> names) { node_names_ = std::move(names); }
-  const std::optional<std::vector<std::string>>& node_names() const { return node_names_; }
+  void set_node_names(std::vector<std::string> names) { extras().node_names = std::move(names); }
+  const std::optional<std::vector<std::string>>& node_names() const {
+    return extras_ ? extras_->node_names : kNoExtras.node_names;
+  }
 
-  void set_nominated_node(std::string_view node) { nominated_node_ = std::string(node); }
-  const std::optional<std::string>& nominated_node() const { return nominated_node_; }
+  void set_nominated_node(std::string_view node) { extras().nominated_node = std::string(node); }
+  const std::optional<std::string>& nominated_node() const {
+    return extras_ ? extras_->nominated_node : kNoExtras.nominated_node;
+  }
+
+  // The pool parallel_for runs bodies on: set for the hooks called from the scheduling thread
+  // outside a parallel loop (PreFilter, PreScore); null elsewhere (bodies run inline).
+  void set_parallelizer(Parallelizer* parallelizer) { parallelizer_ = parallelizer; }
+  Parallelizer* parallelizer() const { return parallelizer_; }
 
   // PostFilter only: what preemption may use (dry runs, threads, random numbers), and the pods
   // it asks to evict. Other calls have no scope and the preemption functions answer "nothing".
   void set_post_filter_scope(const PostFilterScope* scope) { post_filter_scope_ = scope; }
   const PostFilterScope* post_filter_scope() const { return post_filter_scope_; }
-  void add_victim(std::string_view uid) { victims_.emplace_back(uid); }
-  std::vector<std::string> take_victims() { return std::move(victims_); }
+  void add_victim(std::string_view uid) { extras().victims.emplace_back(uid); }
+  std::vector<std::string> take_victims() {
+    return extras_ ? std::move(extras_->victims) : std::vector<std::string>{};
+  }
 
   schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
   static Call& from(schedhost_call_t* h) { return *reinterpret_cast<Call*>(h); }
   static const Call& from(const schedhost_call_t* h) { return *reinterpret_cast<const Call*>(h); }
 
  private:
+  // What only PreFilter and PostFilter report: allocated on first use, so that the calls made
+  // per node (Filter, Score) construct and destroy nothing but the reasons.
+  struct Extras {
+    std::optional<std::vector<std::string>> node_names;
+    std::optional<std::string> nominated_node;
+    std::vector<std::string> victims;
+  };
+  static const Extras kNoExtras;
+  Extras& extras() {
+    if (!extras_) extras_ = std::make_unique<Extras>();
+    return *extras_;
+  }
+
   const cluster::Snapshot* snapshot_ = nullptr;
   std::string_view plugin_;
   WaitingPods* waiting_pods_ = nullptr;
-  std::vector<std::string> reasons_;
-  std::optional<std::vector<std::string>> node_names_;
-  std::optional<std::string> nominated_node_;
   const PostFilterScope* post_filter_scope_ = nullptr;
-  std::vector<std::string> victims_;
+  Parallelizer* parallelizer_ = nullptr;
+  std::vector<std::string> reasons_;
+  std::unique_ptr<Extras> extras_;
 };
 
 }  // namespace schedhost::framework

@@ -1,6 +1,7 @@
 #include "framework/framework.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <utility>
 
 #include "common/input_error.hpp"
@@ -85,15 +86,26 @@ CycleContext Framework::new_cycle() const {
   return c;
 }
 
-void Framework::set_environment(const cluster::Snapshot* snapshot, WaitingPods* waiting_pods) {
+void Framework::set_environment(const cluster::Snapshot* snapshot, WaitingPods* waiting_pods,
+                                Parallelizer* parallelizer) {
   snapshot_ = snapshot;
   waiting_pods_ = waiting_pods;
+  parallelizer_ = parallelizer;
+}
+
+template <class Hook>
+schedhost_code_t Framework::invoke(Call& c, const PluginInstance& plugin, Hook&& hook) const {
+  c.reset(plugin.name());
+  return hook(plugin.vtable(), plugin.self(), c.handle());
 }
 
 template <class Hook>
 Status Framework::call(const PluginInstance& plugin, Hook&& hook) const {
   Call c(snapshot_, plugin.name(), waiting_pods_);
-  const schedhost_code_t code = hook(plugin.vtable(), plugin.self(), c.handle());
+  return to_status(c, plugin, invoke(c, plugin, std::forward<Hook>(hook)));
+}
+
+Status Framework::to_status(Call& c, const PluginInstance& plugin, schedhost_code_t code) {
   if (code < SCHEDHOST_SUCCESS || code > SCHEDHOST_SKIP) {
     return Status::error("plugin " + in_quotes(plugin.name()) + " returned unknown status code " +
                              std::to_string(code),
@@ -130,6 +142,8 @@ PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) 
     const PluginInstance& p = plugin(e);
     std::optional<std::vector<std::string>> names;
     Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      // PreFilter runs on the scheduling thread, outside any parallel loop: it may use the pool.
+      Call::from(h).set_parallelizer(parallelizer_);
       const schedhost_code_t code = v.pre_filter(self, h, cycle.state.handle(), handle(pod));
       names = Call::from(h).node_names();
       return code;
@@ -177,13 +191,15 @@ PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) 
 
 Status Framework::run_filter(const CycleContext& cycle, const Pod& pod,
                              const NodeInfo& node) const {
+  Call c(snapshot_, {}, waiting_pods_);
   for (const Enabled& e : points_[index(ExtensionPoint::Filter)]) {
     if (cycle.skip_filter[e.instance]) continue;
     const PluginInstance& p = plugin(e);
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+    const schedhost_code_t code = invoke(c, p, [&](const auto& v, void* self, schedhost_call_t* h) {
       return v.filter(self, h, cycle.state.handle(), handle(pod), handle(node));
     });
-    if (s.ok()) continue;
+    if (code == SCHEDHOST_SUCCESS) continue;
+    Status s = to_status(c, p, code);
     if (s.rejected()) return s;
     // Anything else is an error that aborts the cycle, whatever code the plugin used.
     return wrapped(s, "running " + in_quotes(p.name()) + " filter plugin");
@@ -271,6 +287,7 @@ Status Framework::run_pre_score(CycleContext& cycle, const Pod& pod,
   for (const Enabled& e : points_[index(ExtensionPoint::PreScore)]) {
     const PluginInstance& p = plugin(e);
     Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      Call::from(h).set_parallelizer(parallelizer_);  // as PreFilter
       return v.pre_score(self, h, cycle.state.handle(), handle(pod), handles.data(),
                          handles.size());
     });
@@ -293,28 +310,38 @@ ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
     if (!cycle.skip_score[e.instance]) scorers.push_back(&e);
   }
   out.scores.assign(scorers.size(), std::vector<std::int64_t>(nodes.size(), 0));
-  std::vector<Status> failures(scorers.size() * nodes.size());
+  // Failures are rare: collected under a lock, and the first in (plugin, node) order is reported
+  // whatever the threads' timing.
+  std::mutex failures_mutex;
+  std::vector<std::pair<std::size_t, Status>> failures;
 
   // Every (plugin, node) pair in parallel; the cycle state is read-only meanwhile.
   cycle.state.set_read_only(true);
-  parallelizer.until(scorers.size() * nodes.size(), [&](std::size_t k) {
-    const std::size_t pi = k / nodes.size();
-    const std::size_t ni = k % nodes.size();
-    const PluginInstance& p = plugin(*scorers[pi]);
-    std::int64_t score = 0;
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
-      return v.score(self, h, cycle.state.handle(), handle(pod), handle(*nodes[ni]), &score);
-    });
-    out.scores[pi][ni] = score;
-    if (!s.ok()) failures[k] = std::move(s);
+  // Per node, every scorer in turn: the node's data is loaded once for all of them.
+  parallelizer.until(nodes.size(), [&](std::size_t ni) {
+    Call c(snapshot_, {}, waiting_pods_);
+    for (std::size_t pi = 0; pi < scorers.size(); ++pi) {
+      const PluginInstance& p = plugin(*scorers[pi]);
+      std::int64_t score = 0;
+      const schedhost_code_t code =
+          invoke(c, p, [&](const auto& v, void* self, schedhost_call_t* h) {
+            return v.score(self, h, cycle.state.handle(), handle(pod), handle(*nodes[ni]), &score);
+          });
+      out.scores[pi][ni] = score;
+      if (code == SCHEDHOST_SUCCESS) continue;
+      Status s = to_status(c, p, code);
+      const std::lock_guard lock(failures_mutex);
+      failures.emplace_back(pi * nodes.size() + ni, std::move(s));
+    }
   });
   cycle.state.set_read_only(false);
-  for (std::size_t k = 0; k < failures.size(); ++k) {
-    if (failures[k].code != SCHEDHOST_SUCCESS) {
-      const std::string name = plugin(*scorers[k / nodes.size()]).name();
-      out.status = wrapped(failures[k], "plugin " + in_quotes(name) + " failed with");
-      return out;
-    }
+  if (!failures.empty()) {
+    const auto first =
+        std::min_element(failures.begin(), failures.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+    const std::string name = plugin(*scorers[first->first / nodes.size()]).name();
+    out.status = wrapped(first->second, "plugin " + in_quotes(name) + " failed with");
+    return out;
   }
 
   for (std::size_t pi = 0; pi < scorers.size(); ++pi) {

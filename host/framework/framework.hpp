@@ -27,6 +27,8 @@
 
 namespace schedhost::framework {
 
+class Call;
+
 // What one scheduling attempt of one pod keeps besides the plugins' CycleState.
 struct CycleContext {
   CycleState state;
@@ -73,8 +75,10 @@ class Framework {
   bool has(ExtensionPoint point) const { return !points_[index(point)].empty(); }
   CycleContext new_cycle() const;
 
-  // What plugins see of the cluster during calls: the snapshot and the pods waiting at Permit.
-  void set_environment(const cluster::Snapshot* snapshot, WaitingPods* waiting_pods);
+  // What plugins see of the cluster during calls: the snapshot and the pods waiting at Permit;
+  // and the pool parallel_for uses in PreFilter and PreScore (null: it runs inline).
+  void set_environment(const cluster::Snapshot* snapshot, WaitingPods* waiting_pods,
+                       Parallelizer* parallelizer = nullptr);
 
   Status run_pre_enqueue(const cluster::Pod& pod) const;
   bool less(const schedhost_queued_pod_t& a, const schedhost_queued_pod_t& b) const;
@@ -119,6 +123,11 @@ class Framework {
   // Calls one hook with a fresh Call; checks the code is one this point may return.
   template <class Hook>
   Status call(const PluginInstance& plugin, Hook&& hook) const;
+  // The per-node paths: call c, reset for this plugin, and the raw code. A SUCCESS (almost every
+  // call) then costs no Status; to_status makes one of any other code, as call() would have.
+  template <class Hook>
+  schedhost_code_t invoke(Call& c, const PluginInstance& plugin, Hook&& hook) const;
+  static Status to_status(Call& c, const PluginInstance& plugin, schedhost_code_t code);
 
   std::string name_;
   std::optional<int> percentage_;
@@ -126,6 +135,7 @@ class Framework {
   std::array<std::vector<Enabled>, kExtensionPointCount> points_;
   const cluster::Snapshot* snapshot_ = nullptr;
   WaitingPods* waiting_pods_ = nullptr;
+  Parallelizer* parallelizer_ = nullptr;
 };
 
 }  // namespace schedhost::framework

@@ -394,6 +394,31 @@ const schedhost_node_t* snapshot_node_get(const schedhost_call_t* call, schedhos
   return s == nullptr ? nullptr : node_handle(s->find(view(name)));
 }
 
+const std::vector<size_t>* nodes_with_pods(const cluster::Snapshot* s,
+                                           schedhost_node_pods_t which) {
+  if (s == nullptr) return nullptr;
+  switch (which) {
+    case SCHEDHOST_NODE_PODS_ALL:
+      return &s->nodes_with_pods(cluster::Snapshot::NodePods::kAny);
+    case SCHEDHOST_NODE_PODS_WITH_AFFINITY:
+      return &s->nodes_with_pods(cluster::Snapshot::NodePods::kWithAffinity);
+    case SCHEDHOST_NODE_PODS_WITH_REQUIRED_ANTI_AFFINITY:
+      return &s->nodes_with_pods(cluster::Snapshot::NodePods::kWithRequiredAntiAffinity);
+    default:
+      return nullptr;
+  }
+}
+size_t snapshot_nodes_with_pods_count(const schedhost_call_t* call, schedhost_node_pods_t which) {
+  const std::vector<size_t>* list = nodes_with_pods(snapshot_of(call), which);
+  return list == nullptr ? 0 : list->size();
+}
+const schedhost_node_t* snapshot_nodes_with_pods_at(const schedhost_call_t* call,
+                                                    schedhost_node_pods_t which, size_t i) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  const std::vector<size_t>* list = nodes_with_pods(s, which);
+  return list == nullptr || i >= list->size() ? nullptr : node_handle(&s->at((*list)[i]));
+}
+
 // -- the namespaces of the current call's snapshot -----------------------------------------------
 
 size_t namespace_count(const schedhost_call_t* call) {
@@ -461,6 +486,8 @@ void fill_object_accessors(schedhost_host_api_t& t) {
   t.snapshot_node_count = &snapshot_node_count;
   t.snapshot_node_at = &snapshot_node_at;
   t.snapshot_node_get = &snapshot_node_get;
+  t.snapshot_nodes_with_pods_count = &snapshot_nodes_with_pods_count;
+  t.snapshot_nodes_with_pods_at = &snapshot_nodes_with_pods_at;
   t.namespace_count = &namespace_count;
   t.namespace_name_at = &namespace_name_at;
   t.namespace_label_get = &namespace_label_get;

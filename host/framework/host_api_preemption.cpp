@@ -33,13 +33,17 @@ thread_local bool in_parallel_for = false;
 
 void parallel_for(schedhost_call_t* call, size_t count, void (*body)(void*, size_t), void* ctx) {
   if (body == nullptr || count == 0) return;
-  const PostFilterScope* scope = scope_of(call);
-  if (scope == nullptr || scope->parallelizer == nullptr || in_parallel_for || count == 1) {
+  Parallelizer* pool = call == nullptr ? nullptr : Call::from(call).parallelizer();
+  if (pool == nullptr) {
+    const PostFilterScope* scope = scope_of(call);
+    pool = scope == nullptr ? nullptr : scope->parallelizer;
+  }
+  if (pool == nullptr || in_parallel_for || count == 1) {
     for (size_t i = 0; i < count; ++i)
       body(ctx, i);
     return;
   }
-  scope->parallelizer->until(count, [&](std::size_t i) {
+  pool->until(count, [&](std::size_t i) {
     const bool outer = in_parallel_for;
     in_parallel_for = true;
     body(ctx, i);

@@ -56,7 +56,7 @@ class Run {
         rng_(options.seed) {
     for (const config::Profile& profile : configuration.profiles) {
       frameworks_.push_back(std::make_unique<Framework>(profile, registry));
-      frameworks_.back()->set_environment(&snapshot_, &waiting_);
+      frameworks_.back()->set_environment(&snapshot_, &waiting_, &parallelizer_);
     }
   }
 
@@ -287,25 +287,30 @@ class Run {
     }
 
     std::size_t processed = 0;
-    std::vector<Status> batch_status;
+    // Per node of a batch: null when it passed (most do), else its status.
+    std::vector<std::unique_ptr<Status>> batch_failure;
     cycle.state.set_read_only(true);
     while (processed < n && out.feasible.size() < to_find) {
       const std::size_t batch =
           std::min(n - processed,
                    std::max<std::size_t>(to_find - out.feasible.size(),
                                          static_cast<std::size_t>(parallelizer_.parallelism())));
-      batch_status.assign(batch, Status{});
+      batch_failure.clear();
+      batch_failure.resize(batch);
       parallelizer_.until(batch, [&](std::size_t k) {
         const NodeInfo& node = snapshot_.at(nodes[(start + processed + k) % n]);
-        batch_status[k] = fw.run_filter(cycle, pod, node);
+        Status s = fw.run_filter(cycle, pod, node);
+        if (!s.ok()) batch_failure[k] = std::make_unique<Status>(std::move(s));
       });
       std::size_t k = 0;
       for (; k < batch && out.feasible.size() < to_find; ++k) {
         const std::size_t index = nodes[(start + processed + k) % n];
-        Status& s = batch_status[k];
-        if (s.ok()) {
+        if (batch_failure[k] == nullptr) {
           out.feasible.push_back(index);
-        } else if (s.rejected()) {
+          continue;
+        }
+        Status& s = *batch_failure[k];
+        if (s.rejected()) {
           out.failed_nodes.push_back(index);
           out.failed.push_back(std::move(s));
         } else {

@@ -270,6 +270,14 @@ bool matches_all(const std::vector<AffinityTerm>& terms, const schedhost::Pod& p
   return true;
 }
 
+// Topology value -> count. Hashed: with a hostname topology key there is one value per node, and
+// Filter looks one up per node.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using ValueCounts = std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>>;
+
 // upstream topologyToMatchedTermCount: topology key -> value -> count; no zero entries.
 class TopologyCounts {
  public:
@@ -286,11 +294,8 @@ class TopologyCounts {
     if (!value) return;
     auto k = counts_.find(key);
     if (k == counts_.end()) k = counts_.emplace(key, Values()).first;
-    auto v = k->second.find(*value);
-    if (v == k->second.end()) {
-      v = k->second.emplace(std::string(*value), 0).first;
-      ++pairs_;
-    }
+    auto [v, inserted] = k->second.try_emplace(std::string(*value), 0);  // one hash, one probe
+    if (inserted) ++pairs_;
     v->second += delta;
     if (v->second == 0) {
       k->second.erase(v);
@@ -310,7 +315,7 @@ class TopologyCounts {
   }
 
  private:
-  using Values = std::map<std::string, std::int64_t, std::less<>>;
+  using Values = ValueCounts;
   std::map<std::string, Values, std::less<>> counts_;
   std::size_t pairs_ = 0;
 };
@@ -341,8 +346,7 @@ struct PreFilterState {
   }
 };
 
-using ScoreMap =
-    std::map<std::string, std::map<std::string, std::int64_t, std::less<>>, std::less<>>;
+using ScoreMap = std::map<std::string, ValueCounts, std::less<>>;
 
 struct PreScoreState {
   ScoreMap topology_score;
@@ -436,8 +440,9 @@ class InterPodAffinity {
     s->terms = terms;
 
     const Epoch epoch(*this);
-    for (const schedhost::NodeInfo node : ctx.nodes()) {
-      // upstream getExistingAntiAffinityCounts over HavePodsWithRequiredAntiAffinityList.
+    // upstream getExistingAntiAffinityCounts over HavePodsWithRequiredAntiAffinityList.
+    for (const schedhost::NodeInfo node :
+         ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_WITH_REQUIRED_ANTI_AFFINITY)) {
       for (const schedhost::Pod existing :
            node.pods(SCHEDHOST_NODE_PODS_WITH_REQUIRED_ANTI_AFFINITY)) {
         const std::shared_ptr<const PodTerms> other = cached_terms(existing);
@@ -447,15 +452,35 @@ class InterPodAffinity {
           }
         }
       }
-      // upstream getIncomingAffinityAntiAffinityCounts over every pod.
-      if (!has_required) continue;
-      for (const schedhost::Pod existing : node.pods()) {
-        if (matches_all(terms->required_affinity, existing)) {
-          for (const AffinityTerm& t : terms->required_affinity)
-            s->affinity.update(node, t.topology_key, 1);
+    }
+    // upstream getIncomingAffinityAntiAffinityCounts over every pod (nodes without pods add
+    // nothing): matches counted per node on the host's threads, then added in node order.
+    if (has_required) {
+      const auto nodes = ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_ALL);
+      // Per node: [0] pods matching every affinity term, [1 + j] pods matching anti-affinity
+      // term j.
+      const std::size_t width = 1 + terms->required_anti_affinity.size();
+      std::vector<std::int64_t> matches(nodes.size() * width, 0);
+      ctx.parallel_for(nodes.size(), [&](std::size_t i) {
+        std::int64_t* row = &matches[i * width];
+        for (const schedhost::Pod existing : nodes[i].pods()) {
+          if (matches_all(terms->required_affinity, existing)) ++row[0];
+          for (std::size_t j = 0; j + 1 < width; ++j) {
+            if (terms->required_anti_affinity[j].matches(existing, NoLabels{})) ++row[1 + j];
+          }
         }
-        for (const AffinityTerm& t : terms->required_anti_affinity) {
-          if (t.matches(existing, NoLabels{})) s->anti_affinity.update(node, t.topology_key, 1);
+      });
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const std::int64_t* row = &matches[i * width];
+        if (row[0] > 0) {
+          for (const AffinityTerm& t : terms->required_affinity)
+            s->affinity.update(nodes[i], t.topology_key, row[0]);
+        }
+        for (std::size_t j = 0; j + 1 < width; ++j) {
+          if (row[1 + j] > 0) {
+            s->anti_affinity.update(nodes[i], terms->required_anti_affinity[j].topology_key,
+                                    row[1 + j]);
+          }
         }
       }
     }
@@ -513,16 +538,18 @@ class InterPodAffinity {
     auto s = std::make_unique<PreScoreState>();
     ScoreMap& m = s->topology_score;
     const Epoch epoch(*this);
-    for (const schedhost::NodeInfo node : ctx.nodes()) {
+    // The incoming pod's preferred terms against every existing pod.
+    for (const schedhost::NodeInfo node : ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_ALL)) {
+      if (!has_constraints) break;
       if (node.labels().empty()) continue;  // upstream processExistingPod
-      if (has_constraints) {
-        // The incoming pod's preferred terms against every existing pod.
-        for (const schedhost::Pod existing : node.pods()) {
-          process_terms(m, terms.preferred_affinity, existing, NoLabels{}, node, 1);
-          process_terms(m, terms.preferred_anti_affinity, existing, NoLabels{}, node, -1);
-        }
+      for (const schedhost::Pod existing : node.pods()) {
+        process_terms(m, terms.preferred_affinity, existing, NoLabels{}, node, 1);
+        process_terms(m, terms.preferred_anti_affinity, existing, NoLabels{}, node, -1);
       }
-      // The existing pods' terms against the incoming pod (only pods with terms have any).
+    }
+    // The existing pods' terms against the incoming pod (upstream HavePodsWithAffinityList).
+    for (const schedhost::NodeInfo node : ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_WITH_AFFINITY)) {
+      if (node.labels().empty()) continue;  // upstream processExistingPod
       for (const schedhost::Pod existing : node.pods(SCHEDHOST_NODE_PODS_WITH_AFFINITY)) {
         const std::shared_ptr<const PodTerms> other = cached_terms(existing);
         if (hard_pod_affinity_weight_ > 0) {
@@ -596,22 +623,26 @@ class InterPodAffinity {
   };
 
   struct CacheEntry {
+    std::string uid;
     std::uint64_t generation = 0;
     std::uint64_t epoch = 0;
     std::shared_ptr<const PodTerms> terms;
   };
 
-  // An existing pod's terms, parsed once per pod version (problems leave a list empty).
+  // An existing pod's terms, parsed once per pod version (problems leave a list empty). Looked up
+  // by the pod's handle, which hashes for free; the uid and generation confirm a hit, so a
+  // handle reused by another pod (or another version) is parsed afresh.
   std::shared_ptr<const PodTerms> cached_terms(const schedhost::Pod& pod) {
-    const std::lock_guard<std::mutex> lock(cache_mutex_);
     const std::string_view uid = pod.uid();
-    auto it = cache_.find(uid);
-    if (it == cache_.end() || it->second.generation != pod.generation()) {
-      CacheEntry entry{pod.generation(), epoch_, std::make_shared<PodTerms>(parse_pod_terms(pod))};
-      it = cache_.insert_or_assign(std::string(uid), std::move(entry)).first;
+    const std::uint64_t generation = pod.generation();
+    const std::lock_guard<std::mutex> lock(cache_mutex_);
+    CacheEntry& entry = cache_[pod.handle()];
+    if (entry.terms == nullptr || entry.generation != generation || entry.uid != uid) {
+      entry = CacheEntry{std::string(uid), generation, epoch_,
+                         std::make_shared<PodTerms>(parse_pod_terms(pod))};
     }
-    it->second.epoch = epoch_;
-    return it->second.terms;
+    entry.epoch = epoch_;
+    return entry.terms;
   }
 
   static std::string read_error(std::string_view key) {
@@ -646,13 +677,9 @@ class InterPodAffinity {
   std::int32_t hard_pod_affinity_weight_ = 1;
   bool ignore_preferred_terms_of_existing_pods_ = false;
 
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   std::mutex cache_mutex_;
   std::uint64_t epoch_ = 0;
-  std::unordered_map<std::string, CacheEntry, Hash, std::equal_to<>> cache_;
+  std::unordered_map<const schedhost_pod_t*, CacheEntry> cache_;
 };
 
 }  // namespace

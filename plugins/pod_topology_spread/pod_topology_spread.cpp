@@ -349,29 +349,31 @@ class PodTopologySpread {
     s.constraints = cs;
     s.keys.resize(cs->keys.size());
     const std::string_view ns = pod.namespace_name();
-    std::vector<std::string_view> values(cs->keys.size());
-    std::vector<std::optional<std::int64_t>> node_counts(cs->keys.size());
-    for (const schedhost::NodeInfo node : ctx.nodes()) {
-      bool all_keys = true;
-      for (std::size_t k = 0; k < cs->keys.size() && all_keys; ++k) {
+    // Per node and key: the node's value and its matching pods (-1: not counted). Counted on the
+    // host's threads (upstream's parallel loop), then summed per domain in node order.
+    const auto nodes = ctx.nodes();
+    const std::size_t nk = cs->keys.size();
+    std::vector<std::string_view> values(nodes.size() * nk);
+    std::vector<std::int64_t> node_counts(nodes.size() * nk, -1);
+    ctx.parallel_for(nodes.size(), [&](std::size_t i) {
+      const schedhost::NodeInfo node = nodes[i];
+      for (std::size_t k = 0; k < nk; ++k) {
         const auto v = node.label(cs->keys[k]);
-        all_keys = v.has_value();
-        if (all_keys) values[k] = *v;
+        if (!v) return;  // a node without every key counts nowhere
+        values[i * nk + k] = *v;
       }
-      if (!all_keys) continue;
-      std::fill(node_counts.begin(), node_counts.end(), std::nullopt);
       for (const Constraint& c : cs->list) {
         if (!include_node(c, pod, node, cs->required)) continue;
         // One count per topology pair and node: a later constraint on the same key replaces it.
-        node_counts[c.key_index] = count_pods(node.pods(), c.selector, ns);
+        node_counts[i * nk + c.key_index] = count_pods(node.pods(), c.selector, ns);
       }
-      for (std::size_t k = 0; k < cs->keys.size(); ++k) {
-        if (!node_counts[k]) continue;
-        auto& match_num = s.keys[k].match_num;
-        auto it = match_num.find(values[k]);
-        if (it == match_num.end()) it = match_num.emplace(std::string(values[k]), 0).first;
-        it->second += *node_counts[k];
-      }
+    });
+    for (std::size_t i = 0; i < node_counts.size(); ++i) {
+      if (node_counts[i] < 0) continue;
+      auto& match_num = s.keys[i % nk].match_num;
+      auto it = match_num.find(values[i]);
+      if (it == match_num.end()) it = match_num.emplace(std::string(values[i]), 0).first;
+      it->second += node_counts[i];
     }
     for (KeyState& key : s.keys) {
       key.domains = static_cast<std::int64_t>(key.match_num.size());
@@ -460,16 +462,29 @@ class PodTopologySpread {
       s.weights[i] = std::log(static_cast<double>(size + 2));
     }
 
+    // Per node and constraint: the matching pods (-1: not counted), on the host's threads; then
+    // added to the domains of the candidate nodes, in node order.
     const std::string_view ns = pod.namespace_name();
-    for (const schedhost::NodeInfo node : ctx.nodes()) {
-      if (require_all && !has_all_keys(node, *cs)) continue;
-      for (const Constraint& c : cs->list) {
+    const auto all = ctx.nodes();
+    const std::size_t nc = cs->list.size();
+    std::vector<std::int64_t> node_counts(all.size() * nc, -1);
+    ctx.parallel_for(all.size(), [&](std::size_t i) {
+      const schedhost::NodeInfo node = all[i];
+      if (require_all && !has_all_keys(node, *cs)) return;
+      for (std::size_t j = 0; j < nc; ++j) {
+        const Constraint& c = cs->list[j];
+        if (c.hostname) continue;  // counted per node in Score
         if (!include_node(c, pod, node, cs->required)) continue;
-        auto& counts = s.pod_counts[c.key_index];
-        const auto it = counts.find(node.label(c.topology_key).value_or(std::string_view()));
-        if (it == counts.end()) continue;  // no candidate node in this domain (or hostname)
-        it->second += count_pods(node.pods(), c.selector, ns);
+        node_counts[i * nc + j] = count_pods(node.pods(), c.selector, ns);
       }
+    });
+    for (std::size_t i = 0; i < node_counts.size(); ++i) {
+      if (node_counts[i] < 0) continue;
+      const Constraint& c = cs->list[i % nc];
+      auto& counts = s.pod_counts[c.key_index];
+      const auto it = counts.find(all[i / nc].label(c.topology_key).value_or(std::string_view()));
+      if (it == counts.end()) continue;  // no candidate node in this domain
+      it->second += node_counts[i];
     }
     state.emplace<PreScoreState>(kPreScoreStateKey, std::move(s));
     return {};

@@ -47,6 +47,40 @@ TEST(SnapshotTest, PlacesRunningPodsOnTheirNodes) {
   EXPECT_EQ(snapshot.node_of_pod("uid-default-zz"), nullptr);
 }
 
+std::shared_ptr<const Pod> anti_affinity_pod(const std::string& name,
+                                             const std::string& node_name) {
+  return std::make_shared<const Pod>(
+      yaml("metadata: {name: " + name + "}\nspec: {nodeName: \"" + node_name +
+           "\", affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+           "[{topologyKey: kubernetes.io/hostname, labelSelector: {}}]}}}"));
+}
+
+TEST(SnapshotTest, ListsTheNodesHoldingPodsOfEachKindAsPodsComeAndGo) {
+  using Kind = Snapshot::NodePods;
+  Snapshot snapshot({node("a"), node("b"), node("c"), node("d")},
+                    {pod("c1", "c"), anti_affinity_pod("b1", "b")});
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kAny), (std::vector<size_t>{1, 2}));
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kWithAffinity), (std::vector<size_t>{1}));
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kWithRequiredAntiAffinity), (std::vector<size_t>{1}));
+
+  snapshot.assume(*anti_affinity_pod("x", ""), "d");
+  snapshot.assume(*pod("y", ""), "a");
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kAny), (std::vector<size_t>{0, 1, 2, 3}));
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kWithRequiredAntiAffinity), (std::vector<size_t>{1, 3}));
+
+  // A node leaves a list when its last pod of that kind leaves, not before.
+  snapshot.assume(*anti_affinity_pod("b2", ""), "b");
+  EXPECT_TRUE(snapshot.remove("uid-default-b1"));
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kWithAffinity), (std::vector<size_t>{1, 3}));
+  EXPECT_TRUE(snapshot.remove("uid-default-b2"));
+  EXPECT_TRUE(snapshot.remove("uid-default-y"));
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kAny), (std::vector<size_t>{2, 3}));
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kWithAffinity), (std::vector<size_t>{3}));
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kWithRequiredAntiAffinity), (std::vector<size_t>{3}));
+  EXPECT_FALSE(snapshot.remove("uid-default-y"));
+  EXPECT_EQ(snapshot.nodes_with_pods(Kind::kAny), (std::vector<size_t>{2, 3}));
+}
+
 TEST(SnapshotTest, CountsNodesPerImageName) {
   Snapshot snapshot(
       {node("a", R"([{names: ["nginx:1.25", nginx@sha256:1], sizeBytes: 100},

@@ -7,8 +7,8 @@ namespace schedhost::loader {
 namespace {
 
 TEST(AbiLayout, OneDotZeroSizesAreTheHeaderSizesOfThisMajor) {
-  // While the host is at minor 0 its structs are exactly the 1.0 sizes.
-  static_assert(SCHEDHOST_ABI_MINOR == 0, "update: a later minor only makes structs longer");
+  // 1.1 appended to the host table only: the structs a plugin fills in keep their 1.0 sizes.
+  static_assert(SCHEDHOST_ABI_MINOR == 1, "update: a later minor only makes structs longer");
   EXPECT_EQ(sizeof(schedhost_library_t), kLibrarySize_1_0);
   EXPECT_EQ(sizeof(schedhost_plugin_descriptor_t), kPluginDescriptorSize_1_0);
   EXPECT_EQ(sizeof(schedhost_plugin_vtable_t), kPluginVtableSize_1_0);

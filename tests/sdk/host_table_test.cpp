@@ -37,7 +37,7 @@ TEST(HostTable, TheHostDeclaresItsVersionAndSize) {
   const schedhost_host_api_t* api = framework::host_api();
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_EQ(api->abi_major, 1u);
-  EXPECT_EQ(api->abi_minor, 0u);
+  EXPECT_EQ(api->abi_minor, 1u);
 }
 
 }  // namespace

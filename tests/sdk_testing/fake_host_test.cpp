@@ -5,6 +5,7 @@
 #include <schedhost/testing.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -77,7 +78,8 @@ TEST_F(FakeHostTest, PreFilterWritesStateThatFilterReads) {
   ASSERT_EQ(host_.logs().size(), 1U);
   EXPECT_EQ(host_.logs()[0].plugin, "Probe");
   EXPECT_EQ(host_.logs()[0].level, SCHEDHOST_LOG_INFO);
-  EXPECT_EQ(host_.logs()[0].message, "PreFilter web-1 sees 3 nodes");
+  EXPECT_EQ(host_.logs()[0].message,
+            "PreFilter web-1 sees 3 nodes, pods on [node-a], anti-affinity on []");
 
   const HookResult busy = plugin.filter(state_, pod_, "node-a");  // 1 core free, 1.5 asked
   EXPECT_EQ(busy.code, Code::Unschedulable);
@@ -88,6 +90,26 @@ TEST_F(FakeHostTest, PreFilterWritesStateThatFilterReads) {
   EXPECT_EQ(tainted.code, Code::UnschedulableAndUnresolvable);
   EXPECT_EQ(tainted.reasons, Strings{"node(s) had taint dedicated"});
   EXPECT_THROW(plugin.filter(state_, pod_, "node-z"), std::invalid_argument);
+}
+
+TEST(FakeHostNodesWithPods, ListsTheNodesHoldingPodsOfAKindAlsoOnAnOlderHost) {
+  const nlohmann::json anti = {{{"topologyKey", "kubernetes.io/hostname"}}};
+  FakeHost host(schedhost_plugin_library_v1());
+  host.add_node(FakeNode("empty"))
+      .add_node(FakeNode("plain").pod(FakePod("p")))
+      .add_node(FakeNode("spread").pod(FakePod("q").json(
+          "/spec/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution", anti)));
+  const std::string expected =
+      "PreFilter w sees 3 nodes, pods on [plain,spread], anti-affinity on [spread]";
+  FakeCycleState state;
+  host.create("Probe").pre_filter(state, FakePod("w"));
+  // A host older than ABI 1.1 lacks the lists: the wrapper walks every node instead.
+  host.set_api_struct_size(offsetof(schedhost_host_api_t, snapshot_nodes_with_pods_count));
+  FakeCycleState older_state;
+  host.create("Probe").pre_filter(older_state, FakePod("w"));
+  ASSERT_EQ(host.logs().size(), 2U);
+  EXPECT_EQ(host.logs()[0].message, expected);
+  EXPECT_EQ(host.logs()[1].message, expected);
 }
 
 TEST_F(FakeHostTest, FilterWithoutPreFilterIsAnError) {

@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #define SCHEDHOST_ABI_MAJOR 1
-#define SCHEDHOST_ABI_MINOR 0
+#define SCHEDHOST_ABI_MINOR 1
 
 /* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
 #define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
@@ -387,8 +387,10 @@ typedef struct schedhost_host_api {
   /* -- Preemption: what PostFilter needs to do what upstream's DefaultPreemption does. -- */
   /* A number from the run's seeded generator (`run --seed`), so random choices replay. [call] */
   uint64_t (*random)(schedhost_call_t* call);
-  /* Runs body(ctx, i) for every i in [0, count) on the host's worker threads and returns when all
-   * have returned; body runs [concurrent]. A NULL body or count 0 does nothing. [call] */
+  /* Runs body(ctx, i) for every i in [0, count) and returns when all have returned; body runs
+   * [concurrent]. In PreFilter, PreScore (since host 1.1) and PostFilter the bodies run on the
+   * host's worker threads; in other hooks and inside a body they run inline, in order. A NULL
+   * body or count 0 does nothing. [call] */
   void (*parallel_for)(schedhost_call_t* call, size_t count, void (*body)(void* ctx, size_t index),
                        void* ctx);
   /* PostFilter only: starts a dry run on a private copy of node node_name and of the call's cycle
@@ -424,7 +426,18 @@ typedef struct schedhost_host_api {
   bool (*pdb_json)(const schedhost_call_t* call, size_t index, schedhost_str_t json_pointer,
                    schedhost_str_t* out_json);
 
-  /* 1.1 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
+  /* -- 1.1 -- */
+  /* The snapshot's nodes holding at least one pod of that kind (ALL: any pod), in snapshot order;
+   * the host keeps these lists as pods come and go (upstream's HavePodsWithAffinityList and
+   * HavePodsWithRequiredAntiAffinityList), so a PreFilter or PreScore need not visit every node
+   * to find the few that matter. 0 / NULL for an unknown kind or past the end. [call], and from
+   * the threads of a [concurrent] hook */
+  size_t (*snapshot_nodes_with_pods_count)(const schedhost_call_t* call,
+                                           schedhost_node_pods_t which);
+  const schedhost_node_t* (*snapshot_nodes_with_pods_at)(const schedhost_call_t* call,
+                                                         schedhost_node_pods_t which, size_t index);
+
+  /* 1.2 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;
 
 /* ---------------------------------------------------------------------------------------------

@@ -12,9 +12,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace schedhost {
 
@@ -28,6 +30,26 @@ class Context {
                                       [api = api_, call = call_](std::size_t i) {
                                         return NodeInfo(api, api->snapshot_node_at(call, i));
                                       });
+  }
+  // The nodes holding at least one pod of that kind (ALL: any pod), in snapshot order: upstream's
+  // HavePodsWithAffinityList and HavePodsWithRequiredAntiAffinityList. A host older than ABI 1.1
+  // has no such list; then every node is visited and the ones without such pods are skipped.
+  auto nodes_with_pods(schedhost_node_pods_t which) const {
+    auto count = detail::host_fn(api_, &schedhost_host_api_t::snapshot_nodes_with_pods_count);
+    auto at = detail::host_fn(api_, &schedhost_host_api_t::snapshot_nodes_with_pods_at);
+    std::shared_ptr<std::vector<const schedhost_node_t*>> fallback;
+    if (count == nullptr || at == nullptr) {
+      fallback = std::make_shared<std::vector<const schedhost_node_t*>>();
+      for (std::size_t i = 0, n = api_->snapshot_node_count(call_); i < n; ++i) {
+        const schedhost_node_t* node = api_->snapshot_node_at(call_, i);
+        if (api_->node_pod_count(node, which) != 0) fallback->push_back(node);
+      }
+    }
+    return make_index_range<NodeInfo>(
+        fallback ? fallback->size() : count(call_, which),
+        [api = api_, call = call_, at, which, fallback](std::size_t i) {
+          return NodeInfo(api, fallback ? (*fallback)[i] : at(call, which, i));
+        });
   }
   std::optional<NodeInfo> node(std::string_view name) const {
     const schedhost_node_t* node = api_->snapshot_node_get(call_, to_str(name));
@@ -97,7 +119,8 @@ class Context {
     return to_view(out);
   }
 
-  // -- PostFilter only (elsewhere: no dry runs, random() is 0, parallel_for runs inline) --
+  // -- PostFilter only (elsewhere: no dry runs, random() is 0; parallel_for also runs on the
+  // host's threads in PreFilter and PreScore, and inline anywhere else) --
 
   // A number from the run's seeded generator, so a run with the same --seed replays.
   std::uint64_t random() const {

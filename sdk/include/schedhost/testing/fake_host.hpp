@@ -603,6 +603,27 @@ struct HostApi {
     }
     return nullptr;
   }
+  // Computed on each call: the fake host favours plain code over speed.
+  static std::vector<const NodeRecord*> nodes_with_pods(const schedhost_call_t* c,
+                                                        schedhost_node_pods_t which) {
+    std::vector<const NodeRecord*> out;
+    if (c == nullptr) return out;
+    for (const auto& n : call(c)->host->nodes_) {
+      const auto* h = reinterpret_cast<const schedhost_node_t*>(n.get());
+      if (!node_pods(h, which).empty()) out.push_back(n.get());
+    }
+    return out;
+  }
+  static size_t snapshot_nodes_with_pods_count(const schedhost_call_t* c,
+                                               schedhost_node_pods_t which) {
+    return nodes_with_pods(c, which).size();
+  }
+  static const schedhost_node_t* snapshot_nodes_with_pods_at(const schedhost_call_t* c,
+                                                             schedhost_node_pods_t which,
+                                                             size_t i) {
+    const auto nodes = nodes_with_pods(c, which);
+    return i < nodes.size() ? reinterpret_cast<const schedhost_node_t*>(nodes[i]) : nullptr;
+  }
   static const StringMap* namespace_labels(const schedhost_call_t* c, schedhost_str_t ns) {
     if (c == nullptr) return nullptr;
     for (const auto& [name, labels] : call(c)->host->namespaces_) {
@@ -716,6 +737,8 @@ struct HostApi {
     t.snapshot_node_count = &snapshot_node_count;
     t.snapshot_node_at = &snapshot_node_at;
     t.snapshot_node_get = &snapshot_node_get;
+    t.snapshot_nodes_with_pods_count = &snapshot_nodes_with_pods_count;
+    t.snapshot_nodes_with_pods_at = &snapshot_nodes_with_pods_at;
     t.state_write = &state_write;
     t.state_read = &state_read;
     t.waiting_pod_count = &waiting_pod_count;
