@@ -47,7 +47,8 @@ tsan:
 
 # What CI runs after `make test`: the whole suite under ASan+UBSan, and the suites that exercise
 # the parallel cycle (Filter/Score threads, parallel preemption dry runs, Chaos) under TSan.
-TSAN_SUITES := scheduler_tests preemption_tests plugin_faults_tests
+TSAN_SUITES := scheduler_tests preemption_tests plugin_faults_tests inter_pod_affinity_tests \
+  topology_spread_tests
 sanitize: asan tsan-cycle
 
 tsan-cycle: deps

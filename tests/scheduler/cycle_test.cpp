@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -366,6 +367,55 @@ TEST_F(Cycle, ParallelFilterAndScoreDecideExactlyAsASequentialRun) {
   EXPECT_EQ(sequential.size(), 40u);
   EXPECT_EQ(std::set<std::string>(sequential.begin(), sequential.end()).size(), 40u);
   EXPECT_EQ(placements(16), sequential);
+}
+
+// The default plugins count in parallel in PreFilter and PreScore (PodTopologySpread,
+// InterPodAffinity): the placements and messages must be those of a sequential run.
+TEST_F(Cycle, DefaultPluginsCountInParallelYetDecideAsASequentialRun) {
+  std::string cluster;
+  for (int i = 0; i < 90; ++i) {
+    const std::string name = "node-" + std::to_string(100 + i);
+    cluster += "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
+               "\n  labels: {kubernetes.io/hostname: " + name +
+               ", topology.kubernetes.io/zone: zone-" + std::to_string(i % 3) +
+               "}\nstatus:\n  allocatable: {cpu: '4', memory: 8Gi, pods: '110'}\n---\n";
+  }
+  const std::string spread =
+      "  topologySpreadConstraints:\n"
+      "  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {app: web}}}\n"
+      "  - {maxSkew: 2, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, "
+      "labelSelector: {matchLabels: {app: web}}}\n";
+  const std::string anti =
+      "  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+      "      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}\n"
+      "    podAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n"
+      "      - weight: 10\n        podAffinityTerm: {topologyKey: topology.kubernetes.io/zone, "
+      "labelSelector: {matchLabels: {app: web}}}\n";
+  for (int i = 0; i < 30; ++i)
+    cluster += pod_yaml("web-" + std::to_string(i), "  labels: {app: web}\n", spread);
+  for (int i = 0; i < 100; ++i)  // 90 nodes: the last 10 cannot be placed
+    cluster += pod_yaml("db-" + std::to_string(i), "  labels: {app: db}\n", anti);
+  auto decisions = [&](int parallelism) {
+    const std::string profile =
+        "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
+        "parallelism: " +
+        std::to_string(parallelism) + "\nprofiles:\n- schedulerName: default-scheduler\n";
+    std::vector<std::string> out;
+    for (const PodResult& p : harness_.run(profile, cluster).pods)
+      out.push_back(p.pod + " " + p.result + " " + p.node + " " + p.message);
+    return out;
+  };
+  const auto sequential = decisions(1);
+  ASSERT_EQ(sequential.size(), 130u);
+  EXPECT_EQ(std::count_if(sequential.begin(), sequential.end(),
+                          [](const std::string& d) { return d.find(" Scheduled ") != d.npos; }),
+            120);
+  EXPECT_EQ(sequential.back(),
+            "default/db-99 Unschedulable  0/90 nodes are available: 90 node(s) didn't match pod "
+            "anti-affinity rules. preemption: 0/90 nodes are available: 90 No preemption victims "
+            "found for incoming pod..");  // upstream's own double period
+  EXPECT_EQ(decisions(16), sequential);
 }
 
 }  // namespace
