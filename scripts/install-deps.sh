@@ -8,6 +8,7 @@ packages=(
   g++ make cmake pkg-config binutils file  # compiler, build, nm/readelf for the symbol tests
   libboost-dev libboost-filesystem-dev    # Boost.DLL (header-only on top of Boost.Filesystem)
   libyaml-cpp-dev nlohmann-json3-dev      # profile / cluster parsing, JSON args and output
+  libyaml-dev                             # the fast cluster-file parser
   libspdlog-dev libcli11-dev              # logging, command-line flags
   libgtest-dev libgmock-dev               # tests
   libbenchmark-dev                        # make bench

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,8 @@
 #include "cluster/json_field.hpp"
 #include "cluster/object_error.hpp"
 #include "cluster/yaml_documents.hpp"
+#include "cluster/yaml_file_positions.hpp"
+#include "cluster/yaml_json_reader.hpp"
 #include "cluster/yaml_location.hpp"
 #include "cluster/yaml_to_json.hpp"
 #include "common/input_error.hpp"
@@ -33,16 +36,31 @@ namespace fs = std::filesystem;
 class DocumentSource {
  public:
   DocumentSource(std::string file, YAML::Node yaml)
-      : file_(std::move(file)), yaml_(yaml), json_(false) {}
+      : file_(std::move(file)), yaml_(yaml), kind_(Kind::kYamlTree) {}
   // A JSON document: positions come from reading the same text as YAML (JSON is YAML flow
   // syntax), only when an error needs one.
   DocumentSource(std::string file, std::string json_text)
-      : file_(std::move(file)), json_text_(std::move(json_text)), json_(true) {}
+      : file_(std::move(file)), json_text_(std::move(json_text)), kind_(Kind::kJson) {}
+  // Document `index` of a file read by read_yaml_as_json(): the objects' positions it recorded,
+  // any other from the file's yaml-cpp parse when a message needs it.
+  DocumentSource(std::shared_ptr<const YamlFilePositions> positions, size_t index,
+                 std::unordered_map<std::string, TextMark> object_marks)
+      : file_(positions->file()),
+        positions_(std::move(positions)),
+        index_(index),
+        object_marks_(std::move(object_marks)),
+        kind_(Kind::kYamlEvents) {}
 
-  const std::string& file() const { return file_; }
-  bool is_json() const { return json_; }
+  // Whether positions can be asked for at any time; a yaml-cpp tree is let go once its file is
+  // done, so positions in it are taken at once.
+  bool has_lasting_positions() const { return kind_ != Kind::kYamlTree; }
 
   std::string location(std::string_view pointer) const {
+    if (kind_ == Kind::kYamlEvents) {
+      auto mark = object_marks_.find(std::string(pointer));
+      if (mark == object_marks_.end()) return positions_->location(index_, pointer);
+      return source_location(file_, mark->second.line + 1, mark->second.column + 1);
+    }
     if (!yaml_ && !json_text_.empty()) {
       try {
         yaml_ = YAML::Load(json_text_);
@@ -55,10 +73,15 @@ class DocumentSource {
   }
 
  private:
+  enum class Kind { kYamlTree, kJson, kYamlEvents };
+
   std::string file_;
   mutable std::optional<YAML::Node> yaml_;
   mutable std::string json_text_;
-  bool json_;
+  std::shared_ptr<const YamlFilePositions> positions_;
+  size_t index_ = 0;
+  std::unordered_map<std::string, TextMark> object_marks_;
+  Kind kind_;
 };
 
 // An object inside a document: the source and the object's own pointer ("/items/3").
@@ -74,14 +97,14 @@ struct ObjectRef {
   }
 };
 
-// A position kept for a later message ("first at ...", an unknown nodeName). From a YAML tree it
-// is computed at once, which is cheap and lets the tree go when its file is done (a yaml-cpp tree
-// is ~90 bytes per byte of text); a JSON text is kept instead, since its positions cost a second
-// parse of the whole file, paid only when a message needs one.
+// A position kept for a later message ("first at ...", an unknown nodeName). From a yaml-cpp tree
+// it is computed at once, which is cheap and lets the tree go when its file is done (a yaml-cpp
+// tree is ~90 bytes per byte of text); otherwise the text is kept instead, since its positions
+// cost a second parse of the whole file, paid only when a message needs one.
 class Where {
  public:
   explicit Where(const ObjectRef& ref, std::string_view field_pointer = {}) {
-    if (ref.source->is_json()) {
+    if (ref.source->has_lasting_positions()) {
       ref_ = ref.child(field_pointer);
     } else {
       text_ = ref.location(field_pointer);
@@ -116,13 +139,15 @@ bool is_cluster_file(const fs::path& file) {
 
 class ClusterBuilder {
  public:
+  explicit ClusterBuilder(YamlReader reader = YamlReader::kFastest) : reader_(reader) {}
+
   void add_file(const fs::path& path) { add_text(path.string(), read_text(path)); }
 
   void add_text(const std::string& file, std::string text) {
     if (fs::path(file).extension() == ".json") {
       add_json_file(file, std::move(text));
     } else {
-      add_yaml_file(file, text);
+      add_yaml_file(file, std::move(text));
     }
   }
 
@@ -146,7 +171,27 @@ class ClusterBuilder {
     add_document(std::move(document), ObjectRef{source, ""}, "the file", "");
   }
 
-  void add_yaml_file(const std::string& file, const std::string& text) {
+  // libyaml's events straight to JSON when read_yaml_as_json() can promise yaml-cpp's result,
+  // yaml-cpp otherwise (and for every syntax error, so that its messages stay as they were).
+  void add_yaml_file(const std::string& file, std::string text) {
+    std::optional<std::vector<YamlJsonDocument>> documents;
+    if (reader_ == YamlReader::kFastest) documents = read_yaml_as_json(text);
+    if (!documents) {
+      add_yaml_tree(file, text);
+      return;
+    }
+    auto positions = std::make_shared<const YamlFilePositions>(file, std::move(text));
+    for (size_t i = 0; i < documents->size(); ++i) {
+      YamlJsonDocument& document = (*documents)[i];
+      if (document.value.is_null()) continue;  // an empty document, e.g. after a trailing ---
+      auto source =
+          std::make_shared<const DocumentSource>(positions, i, std::move(document.object_marks));
+      add_document(std::move(document.value), ObjectRef{source, ""},
+                   "document " + std::to_string(i + 1), "");
+    }
+  }
+
+  void add_yaml_tree(const std::string& file, const std::string& text) {
     std::vector<YAML::Node> documents;
     try {
       documents = parse_yaml_documents(text, file);
@@ -365,6 +410,7 @@ class ClusterBuilder {
     }
   }
 
+  YamlReader reader_;
   Cluster cluster_;
   std::unordered_map<std::string, Where> node_locations_;       // name -> where
   std::unordered_map<std::string, Where> namespace_locations_;  // name -> where
@@ -414,9 +460,9 @@ Cluster load_cluster_files(const fs::path& path) {
 
 }  // namespace
 
-Cluster parse_cluster_text(std::string text, const std::string& file_name) {
+Cluster parse_cluster_text(std::string text, const std::string& file_name, YamlReader reader) {
   return with_one_line_errors([&] {
-    ClusterBuilder builder;
+    ClusterBuilder builder(reader);
     builder.add_text(file_name, std::move(text));
     return builder.finish();
   });

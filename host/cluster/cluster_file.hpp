@@ -19,8 +19,13 @@ namespace schedhost::cluster {
 // pod bound to an unknown node.
 Cluster load_cluster(const std::filesystem::path& path);
 
+// How YAML is read: libyaml's events where they give yaml-cpp's result (yaml_json_reader.hpp),
+// or yaml-cpp only, the reference the first is tested against.
+enum class YamlReader { kFastest, kYamlCppOnly };
+
 // One file's text, read as load_cluster() reads a file named `file_name` (JSON for *.json, else
 // YAML); the name is only used in messages. For tests and fuzzing.
-Cluster parse_cluster_text(std::string text, const std::string& file_name);
+Cluster parse_cluster_text(std::string text, const std::string& file_name,
+                           YamlReader reader = YamlReader::kFastest);
 
 }  // namespace schedhost::cluster

@@ -8,9 +8,12 @@
 namespace schedhost::cluster {
 namespace {
 
-std::string pointer_token(std::string_view key) {
+// The pointer of member `key` under `parent` ("~" and "/" escaped as RFC 6901 says).
+std::string child_pointer(const std::string& parent, std::string_view key) {
   std::string out;
-  out.reserve(key.size());
+  out.reserve(parent.size() + 1 + key.size());
+  out += parent;
+  out += '/';
   for (char c : key) {
     if (c == '~') {
       out += "~0";
@@ -31,8 +34,18 @@ std::string child_path(const std::string& parent, std::string_view key) {
               c == '-' || c == '_';
     plain = plain && ok;
   }
-  if (!plain) return parent + "[" + std::string(key) + "]";
-  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+  std::string out;
+  out.reserve(parent.size() + key.size() + 2);
+  out += parent;
+  if (!plain) {
+    out += '[';
+    out += key;
+    out += ']';
+  } else {
+    if (!parent.empty()) out += '.';
+    out += key;
+  }
+  return out;
 }
 
 }  // namespace
@@ -53,7 +66,7 @@ std::optional<JsonField> JsonField::member(std::string_view key) const {
   }
   auto it = value_->find(key);
   if (it == value_->end() || it->is_null()) return std::nullopt;
-  return JsonField(*it, pointer_ + "/" + pointer_token(key), child_path(path_, key));
+  return JsonField(*it, child_pointer(pointer_, key), child_path(path_, key));
 }
 
 std::optional<JsonField> JsonField::get(std::initializer_list<std::string_view> keys) const {
@@ -87,7 +100,7 @@ std::vector<std::pair<std::string, JsonField>> JsonField::members() const {
   std::vector<std::pair<std::string, JsonField>> out;
   out.reserve(value_->size());
   for (auto it = value_->begin(); it != value_->end(); ++it) {
-    out.emplace_back(it.key(), JsonField(it.value(), pointer_ + "/" + pointer_token(it.key()),
+    out.emplace_back(it.key(), JsonField(it.value(), child_pointer(pointer_, it.key()),
                                          child_path(path_, it.key())));
   }
   return out;

@@ -45,9 +45,7 @@ class ExpansionWalk {
         fail(node, "aliases expand to more than " + std::to_string(kMaxAliasExpandedBytes >> 20) +
                        " MiB of text: write the values out, or use fewer aliases");
       }
-      if (alias_nodes_ > 100 && nodes_ > 1000 &&
-          static_cast<double>(alias_nodes_) / static_cast<double>(nodes_) >
-              allowed_alias_ratio(nodes_)) {
+      if (is_excessive_aliasing(alias_nodes_, nodes_)) {
         fail(node, "the document contains excessive aliasing (" + std::to_string(alias_nodes_) +
                        " of " + std::to_string(nodes_) +
                        " values come from aliases): write the values out, or use fewer aliases");
@@ -77,6 +75,11 @@ class ExpansionWalk {
 };
 
 }  // namespace
+
+bool is_excessive_aliasing(std::int64_t alias_nodes, std::int64_t nodes) {
+  return alias_nodes > 100 && nodes > 1000 &&
+         static_cast<double>(alias_nodes) / static_cast<double>(nodes) > allowed_alias_ratio(nodes);
+}
 
 void check_yaml_expansion(const YAML::Node& document, std::string_view file) {
   ExpansionWalk(file).visit(document, 0, false);

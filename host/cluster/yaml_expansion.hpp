@@ -3,6 +3,7 @@
 // it again.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include <yaml-cpp/yaml.h>
@@ -14,5 +15,9 @@ namespace schedhost {
 // alias expansion beyond go-yaml's bound (see input_limits.hpp). Cost: at most about
 // kAliasRatioLow nodes more than the document holds; constant memory.
 void check_yaml_expansion(const YAML::Node& document, std::string_view file);
+
+// Whether `alias_nodes` of the `nodes` values met so far coming from aliases is more than
+// go-yaml allows (both counts include the aliases' expansion).
+bool is_excessive_aliasing(std::int64_t alias_nodes, std::int64_t nodes);
 
 }  // namespace schedhost

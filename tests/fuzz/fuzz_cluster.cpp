@@ -1,12 +1,15 @@
 // libFuzzer target: a cluster file, read as YAML and as JSON (host/cluster), then every pod's and
-// node's modelled fields and a few JSON pointers read back.
+// node's modelled fields and a few JSON pointers read back. As YAML it is read both ways, by the
+// libyaml reader and by yaml-cpp alone, which must agree (tests/support/yaml_agreement.hpp).
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "cluster/cluster_file.hpp"
 #include "common/input_error.hpp"
 #include "fuzz_check.hpp"
+#include "support/yaml_agreement.hpp"
 
 namespace {
 
@@ -31,11 +34,29 @@ void parse_as(const std::string& text, const std::string& file) {
   }
 }
 
+// The libyaml reader either steps aside or gives what yaml-cpp gives: the same documents, and the
+// same cluster or error message.
+void check_yaml_readers_agree(const std::string& text) {
+  using schedhost::cluster::YamlReader;
+  namespace testing = schedhost::cluster::testing;
+  const testing::Agreement documents = testing::compare_readers(text);
+  if (!documents.difference.empty()) {
+    std::fprintf(stderr, "fuzz: %s\n", documents.difference.c_str());
+    schedhost::fuzz::finding("the libyaml reader and yaml-cpp read different documents");
+  }
+  if (documents.fast &&
+      testing::cluster_outcome(text, "cluster.yaml", YamlReader::kFastest) !=
+          testing::cluster_outcome(text, "cluster.yaml", YamlReader::kYamlCppOnly)) {
+    schedhost::fuzz::finding("the libyaml reader and yaml-cpp make different clusters");
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   parse_as(text, "cluster.yaml");
   parse_as(text, "cluster.json");
+  check_yaml_readers_agree(text);
   return 0;
 }
