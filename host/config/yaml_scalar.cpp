@@ -9,8 +9,13 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "common/yaml_core_schema.hpp"
+
 namespace schedhost::config {
 namespace {
+
+using yaml_core::is_digit;
+using yaml_core::without_sign;
 
 constexpr std::string_view kCoreTagPrefix = "tag:yaml.org,2002:";
 
@@ -24,33 +29,17 @@ std::optional<bool> core_bool(std::string_view s) {
   return std::nullopt;
 }
 
-// Hand-written matchers rather than std::regex: libstdc++'s regex recurses once per character
-// and overflows the stack on a scalar of a few hundred thousand digits.
 bool all_of(std::string_view s, bool (*accept)(char)) {
   for (char c : s) {
     if (!accept(c)) return false;
   }
   return true;
 }
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
 bool is_octal_digit(char c) {
   return c >= '0' && c <= '7';
 }
 bool is_hex_digit(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-std::string_view without_sign(std::string_view s) {
-  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
-  return s;
-}
-// Skips digits from pos; returns how many.
-size_t skip_digits(std::string_view s, size_t& pos) {
-  size_t begin = pos;
-  while (pos < s.size() && is_digit(s[pos]))
-    ++pos;
-  return pos - begin;
 }
 
 // [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+ ; int64 first, then uint64, then (like JSON) a double.
@@ -64,7 +53,7 @@ std::optional<YamlScalarValue> core_int(std::string_view s) {
   } else if (s.size() > 2 && s.starts_with("0x") && all_of(s.substr(2), is_hex_digit)) {
     base = 16;
     digits.remove_prefix(2);
-  } else if (without_sign(s).empty() || !all_of(without_sign(s), is_digit)) {
+  } else if (!yaml_core::is_int_text(s)) {
     return std::nullopt;
   }
   if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
@@ -81,30 +70,11 @@ std::optional<YamlScalarValue> core_int(std::string_view s) {
   return std::strtod(text.c_str(), nullptr);
 }
 
-// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
-bool is_core_float_text(std::string_view s) {
-  s = without_sign(s);
-  size_t pos = 0;
-  size_t whole = skip_digits(s, pos);
-  if (pos < s.size() && s[pos] == '.') {
-    ++pos;
-    if (skip_digits(s, pos) == 0 && whole == 0) return false;
-  } else if (whole == 0) {
-    return false;
-  }
-  if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
-    ++pos;
-    if (pos < s.size() && (s[pos] == '-' || s[pos] == '+')) ++pos;
-    if (skip_digits(s, pos) == 0) return false;
-  }
-  return pos == s.size();
-}
-
-// The float pattern above | [-+]?\.inf | \.nan (any core spelling). Out-of-range values become
+// yaml_core::is_float_text | [-+]?\.inf | \.nan (any core spelling). Out-of-range values become
 // +-inf (strtod), which callers refuse where JSON needs a finite number.
 std::optional<double> core_float(std::string_view s) {
   const std::string text(s);
-  if (is_core_float_text(s)) return std::strtod(text.c_str(), nullptr);
+  if (yaml_core::is_float_text(s)) return std::strtod(text.c_str(), nullptr);
   std::string_view unsigned_text = without_sign(s);
   if (unsigned_text == ".inf" || unsigned_text == ".Inf" || unsigned_text == ".INF") {
     return text.front() == '-' ? -std::numeric_limits<double>::infinity()
