@@ -3,12 +3,15 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "common/input_error.hpp"
+#include "framework/plugin_host.hpp"
 
 namespace {
 
@@ -30,11 +33,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
 
   const std::vector<Subcommand> commands = {
-      add_run_command(app),
-      add_validate_command(app),
-      add_plugins_command(app),
-      add_exercise_command(app),
-      add_version_command(app),
+      add_run_command(app),      add_validate_command(app), add_plugins_command(app),
+      add_exercise_command(app), add_version_command(app),
   };
 
   try {
@@ -44,6 +44,21 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << " (see schedhost --help)\n";
     return kExitBadInput;
+  }
+
+  // Test knob: plugins see the host table of an older 1.x minor (README, "Emulating an older
+  // host").
+  if (const char* minor = std::getenv("SCHEDHOST_EMULATE_ABI_MINOR")) {
+    const std::string text(minor);
+    const bool digits = !text.empty() && text.size() <= 3 &&
+                        text.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits ||
+        !schedhost::framework::emulate_host_abi_minor(static_cast<uint32_t>(std::stoul(text)))) {
+      std::cerr << "error: SCHEDHOST_EMULATE_ABI_MINOR=" << text
+                << ": not a minor of this host's ABI: use 0 to " << SCHEDHOST_ABI_MINOR
+                << ", or unset it\n";
+      return kExitBadInput;
+    }
   }
 
   try {

@@ -40,6 +40,7 @@ Snapshot::Snapshot(const std::vector<std::shared_ptr<const Node>>& nodes,
     }
     place(pod, *index);
   }
+  journal_.restart();  // the pods of the cluster file are the starting state, not changes
 }
 
 void Snapshot::set_namespaces(const std::vector<std::shared_ptr<const Namespace>>& namespaces) {
@@ -116,6 +117,7 @@ void Snapshot::place(std::shared_ptr<const Pod> pod, size_t node_index) {
   if (!pod_node_.emplace(pod->uid(), node_index).second) {
     throw std::invalid_argument("Snapshot: pod uid \"" + pod->uid() + "\" is already placed");
   }
+  journal_.record(pod, node_index, +1);
   node_infos_[node_index].add_pod(std::move(pod));
   update_nodes_with_pods(node_index);
 }
@@ -150,6 +152,12 @@ bool Snapshot::remove(std::string_view pod_uid) {
   size_t index = it->second;
   std::string uid = it->first;  // the key dies with the erase below
   pod_node_.erase(it);
+  for (const auto& pod : node_infos_[index].pods()) {
+    if (pod->uid() == uid) {
+      journal_.record(pod, index, -1);
+      break;
+    }
+  }
   const bool removed = node_infos_[index].remove_pod(uid);
   update_nodes_with_pods(index);
   return removed;

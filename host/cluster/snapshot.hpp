@@ -15,6 +15,7 @@
 #include "cluster/node_info.hpp"
 #include "cluster/pod.hpp"
 #include "cluster/pod_disruption_budget.hpp"
+#include "cluster/snapshot_journal.hpp"
 
 namespace schedhost::cluster {
 
@@ -62,6 +63,9 @@ class Snapshot {
     return nodes_with_pods_[static_cast<size_t>(which)];
   }
 
+  // The pods placed and removed since this snapshot was built or copied (a copy starts afresh).
+  const SnapshotJournal& journal() const { return journal_; }
+
   // Places a copy of pod, bound to node_name (new generation), on that node and returns it.
   // Throws std::invalid_argument when the node is unknown or the uid is already placed.
   std::shared_ptr<const Pod> assume(const Pod& pod, std::string_view node_name);
@@ -90,9 +94,10 @@ class Snapshot {
   };
 
   std::vector<NodeInfo> node_infos_;
-  Index node_index_;                                  // node name -> position
-  Index pod_node_;                                    // pod uid -> position of its node
-  std::vector<size_t> nodes_with_pods_[3];            // by NodePods
+  Index node_index_;                        // node name -> position
+  Index pod_node_;                          // pod uid -> position of its node
+  std::vector<size_t> nodes_with_pods_[3];  // by NodePods
+  SnapshotJournal journal_;
   std::shared_ptr<const Namespaces> namespaces_;      // immutable, shared by copies
   std::shared_ptr<const PodDisruptionBudgets> pdbs_;  // immutable, shared by copies
 };

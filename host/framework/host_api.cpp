@@ -2,6 +2,9 @@
 // mistakes (NULL views, unknown ids, calls at the wrong point) without crashing the host.
 #include <spdlog/spdlog.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -123,9 +126,27 @@ schedhost_host_api_t make_table() {
 
 }  // namespace
 
+schedhost_host_api_t& table() {
+  static schedhost_host_api_t t = make_table();
+  return t;
+}
+
 const schedhost_host_api_t* host_api() {
-  static const schedhost_host_api_t table = make_table();
-  return &table;
+  return &table();
+}
+
+bool emulate_host_abi_minor(uint32_t minor) {
+  // Where each minor's table ended: the first function the next minor appended.
+  static constexpr uint32_t kSizes[] = {
+      offsetof(schedhost_host_api_t, snapshot_nodes_with_pods_count),  // 1.0
+      offsetof(schedhost_host_api_t, snapshot_id),                     // 1.1
+      sizeof(schedhost_host_api_t),                                    // 1.2
+  };
+  static_assert(std::size(kSizes) == SCHEDHOST_ABI_MINOR + 1, "a size per minor");
+  if (minor > SCHEDHOST_ABI_MINOR) return false;
+  table().struct_size = kSizes[minor];
+  table().abi_minor = minor;
+  return true;
 }
 
 }  // namespace schedhost::framework

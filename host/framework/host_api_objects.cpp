@@ -419,6 +419,27 @@ const schedhost_node_t* snapshot_nodes_with_pods_at(const schedhost_call_t* call
   return list == nullptr || i >= list->size() ? nullptr : node_handle(&s->at((*list)[i]));
 }
 
+uint64_t snapshot_id(const schedhost_call_t* call) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  return s == nullptr ? 0 : s->journal().id();
+}
+uint64_t snapshot_revision(const schedhost_call_t* call) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  return s == nullptr ? 0 : s->journal().revision();
+}
+int32_t snapshot_change_at(const schedhost_call_t* call, uint64_t revision,
+                           const schedhost_pod_t** out_pod, size_t* out_node_index) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  if (s == nullptr || out_pod == nullptr || out_node_index == nullptr ||
+      revision >= s->journal().revision()) {
+    return 0;
+  }
+  const cluster::SnapshotJournal::Change& change = s->journal().at(revision);
+  *out_pod = pod_handle(change.pod.get());
+  *out_node_index = change.node_index;
+  return change.delta;
+}
+
 // -- the namespaces of the current call's snapshot -----------------------------------------------
 
 size_t namespace_count(const schedhost_call_t* call) {
@@ -488,6 +509,9 @@ void fill_object_accessors(schedhost_host_api_t& t) {
   t.snapshot_node_get = &snapshot_node_get;
   t.snapshot_nodes_with_pods_count = &snapshot_nodes_with_pods_count;
   t.snapshot_nodes_with_pods_at = &snapshot_nodes_with_pods_at;
+  t.snapshot_id = &snapshot_id;
+  t.snapshot_revision = &snapshot_revision;
+  t.snapshot_change_at = &snapshot_change_at;
   t.namespace_count = &namespace_count;
   t.namespace_name_at = &namespace_name_at;
   t.namespace_label_get = &namespace_label_get;

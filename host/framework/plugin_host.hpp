@@ -4,6 +4,7 @@
 
 #include <schedhost/abi.h>
 
+#include <cstdint>
 #include <string>
 
 namespace schedhost::framework {
@@ -19,5 +20,11 @@ struct PluginHost {
 
 // The host API table every plugin receives: static, valid for the life of the process.
 const schedhost_host_api_t* host_api();
+
+// Makes host_api() look like the table of an older 1.x host (struct_size and abi_minor of that
+// minor: later functions read as absent), to test plugins' fallbacks end to end
+// (SCHEDHOST_EMULATE_ABI_MINOR). Call before any plugin is loaded. False for a minor newer than
+// this host's.
+bool emulate_host_abi_minor(uint32_t minor);
 
 }  // namespace schedhost::framework

@@ -320,10 +320,66 @@ class TopologyCounts {
   std::size_t pairs_ = 0;
 };
 
+// Counts shared by cycle states, their clones and the plugin's kept counts: whoever changes one
+// copies it first unless it is the only holder.
+using SharedCounts = std::shared_ptr<TopologyCounts>;
+TopologyCounts& writable(SharedCounts& counts) {
+  if (counts.use_count() > 1) counts = std::make_shared<TopologyCounts>(*counts);
+  return *counts;
+}
+
+// PreFilter counts kept from cycle to cycle and brought up to date from the snapshot's journal
+// (ABI 1.2) instead of recounted over every existing pod, which upstream does for each incoming
+// pod. The signature holds everything the counts depend on.
+struct KeptCounts {
+  std::string signature;
+  std::uint64_t snapshot_id = 0;
+  std::uint64_t revision = 0;
+  std::uint64_t last_used = 0;
+  std::shared_ptr<const PodTerms> terms;  // the incoming pod's (namespaces merged), if kept
+  SharedCounts counts[2];
+};
+
+// The kept counts of one kind, the least recently used dropped past a few signatures.
+class KeptCountsCache {
+ public:
+  // nullptr when none is kept for this signature on this snapshot (always, for id 0: a host
+  // without a journal).
+  std::shared_ptr<KeptCounts> find(std::string_view signature, std::uint64_t snapshot_id) {
+    if (snapshot_id == 0) return nullptr;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& kept : entries_) {
+      if (kept->snapshot_id == snapshot_id && kept->signature == signature) {
+        kept->last_used = ++tick_;
+        return kept;
+      }
+    }
+    return nullptr;
+  }
+  void keep(const std::shared_ptr<KeptCounts>& kept) {
+    if (kept->snapshot_id == 0) return;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    kept->last_used = ++tick_;
+    std::erase_if(entries_, [&](const auto& e) { return e->signature == kept->signature; });
+    if (entries_.size() >= kSize) {
+      entries_.erase(std::min_element(
+          entries_.begin(), entries_.end(),
+          [](const auto& a, const auto& b) { return a->last_used < b->last_used; }));
+    }
+    entries_.push_back(kept);
+  }
+
+ private:
+  static constexpr std::size_t kSize = 16;
+  std::mutex mutex_;
+  std::uint64_t tick_ = 0;
+  std::vector<std::shared_ptr<KeptCounts>> entries_;
+};
+
 struct PreFilterState {
-  TopologyCounts existing_anti_affinity;
-  TopologyCounts affinity;
-  TopologyCounts anti_affinity;
+  SharedCounts existing_anti_affinity;
+  SharedCounts affinity;
+  SharedCounts anti_affinity;
   std::shared_ptr<const PodTerms> terms;  // the incoming pod's, namespaces merged
   LabelSet namespace_labels;              // the incoming pod's namespace labels
   bool matches_own_affinity = false;      // podMatchesAllAffinityTerms(required affinity, pod)
@@ -334,14 +390,14 @@ struct PreFilterState {
                        std::int64_t delta) {
     for (const AffinityTerm& t : other_terms.required_anti_affinity) {
       if (t.matches(pod, namespace_labels))
-        existing_anti_affinity.update(node, t.topology_key, delta);
+        writable(existing_anti_affinity).update(node, t.topology_key, delta);
     }
     if (matches_all(terms->required_affinity, other)) {
       for (const AffinityTerm& t : terms->required_affinity)
-        affinity.update(node, t.topology_key, delta);
+        writable(affinity).update(node, t.topology_key, delta);
     }
     for (const AffinityTerm& t : terms->required_anti_affinity) {
-      if (t.matches(other, NoLabels{})) anti_affinity.update(node, t.topology_key, delta);
+      if (t.matches(other, NoLabels{})) writable(anti_affinity).update(node, t.topology_key, delta);
     }
   }
 };
@@ -423,14 +479,24 @@ class InterPodAffinity {
 
   Status PreFilter(schedhost::Context& ctx, schedhost::CycleState& state, const schedhost::Pod& pod,
                    schedhost::PreFilterResult&) {
-    auto terms = std::make_shared<PodTerms>(parse_pod_terms(pod));
-    if (!terms->errors.empty()) {
-      return Status::UnschedulableAndUnresolvable("parsing pod: " + aggregate(terms->errors));
+    const schedhost::Context::SnapshotVersion version = ctx.snapshot_version();
+    std::string incoming_signature(pod.namespace_name());
+    incoming_signature.append("\x1f").append(pod.json("/spec/affinity").value_or(""));
+    std::shared_ptr<KeptCounts> incoming = incoming_cache_.find(incoming_signature, version.id);
+    std::shared_ptr<const PodTerms> terms;
+    if (incoming != nullptr) {
+      terms = incoming->terms;
+    } else {
+      auto parsed = std::make_shared<PodTerms>(parse_pod_terms(pod));
+      if (!parsed->errors.empty()) {
+        return Status::UnschedulableAndUnresolvable("parsing pod: " + aggregate(parsed->errors));
+      }
+      for (AffinityTerm& t : parsed->required_affinity)
+        merge_namespaces(ctx, t);
+      for (AffinityTerm& t : parsed->required_anti_affinity)
+        merge_namespaces(ctx, t);
+      terms = std::move(parsed);
     }
-    for (AffinityTerm& t : terms->required_affinity)
-      merge_namespaces(ctx, t);
-    for (AffinityTerm& t : terms->required_anti_affinity)
-      merge_namespaces(ctx, t);
 
     auto s = std::make_unique<PreFilterState>();
     s->namespace_labels = LabelSet(ctx.namespace_labels(pod.namespace_name()));
@@ -440,51 +506,22 @@ class InterPodAffinity {
     s->terms = terms;
 
     const Epoch epoch(*this);
-    // upstream getExistingAntiAffinityCounts over HavePodsWithRequiredAntiAffinityList.
-    for (const schedhost::NodeInfo node :
-         ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_WITH_REQUIRED_ANTI_AFFINITY)) {
-      for (const schedhost::Pod existing :
-           node.pods(SCHEDHOST_NODE_PODS_WITH_REQUIRED_ANTI_AFFINITY)) {
-        const std::shared_ptr<const PodTerms> other = cached_terms(existing);
-        for (const AffinityTerm& t : other->required_anti_affinity) {
-          if (t.matches(pod, s->namespace_labels)) {
-            s->existing_anti_affinity.update(node, t.topology_key, 1);
-          }
-        }
-      }
-    }
-    // upstream getIncomingAffinityAntiAffinityCounts over every pod (nodes without pods add
-    // nothing): matches counted per node on the host's threads, then added in node order.
+    s->existing_anti_affinity =
+        existing_anti_affinity_counts(ctx, pod, s->namespace_labels, version);
     if (has_required) {
-      const auto nodes = ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_ALL);
-      // Per node: [0] pods matching every affinity term, [1 + j] pods matching anti-affinity
-      // term j.
-      const std::size_t width = 1 + terms->required_anti_affinity.size();
-      std::vector<std::int64_t> matches(nodes.size() * width, 0);
-      ctx.parallel_for(nodes.size(), [&](std::size_t i) {
-        std::int64_t* row = &matches[i * width];
-        for (const schedhost::Pod existing : nodes[i].pods()) {
-          if (matches_all(terms->required_affinity, existing)) ++row[0];
-          for (std::size_t j = 0; j + 1 < width; ++j) {
-            if (terms->required_anti_affinity[j].matches(existing, NoLabels{})) ++row[1 + j];
-          }
-        }
-      });
-      for (std::size_t i = 0; i < nodes.size(); ++i) {
-        const std::int64_t* row = &matches[i * width];
-        if (row[0] > 0) {
-          for (const AffinityTerm& t : terms->required_affinity)
-            s->affinity.update(nodes[i], t.topology_key, row[0]);
-        }
-        for (std::size_t j = 0; j + 1 < width; ++j) {
-          if (row[1 + j] > 0) {
-            s->anti_affinity.update(nodes[i], terms->required_anti_affinity[j].topology_key,
-                                    row[1 + j]);
-          }
-        }
+      if (incoming == nullptr) {
+        incoming = count_incoming(ctx, terms, std::move(incoming_signature), version);
+        incoming_cache_.keep(incoming);
+      } else {
+        catch_up_incoming(ctx, *incoming, version.revision);
       }
+      s->affinity = incoming->counts[0];
+      s->anti_affinity = incoming->counts[1];
+    } else {
+      s->affinity = std::make_shared<TopologyCounts>();
+      s->anti_affinity = s->affinity;
     }
-    if (s->existing_anti_affinity.empty() && !has_required) return Status::Skip();
+    if (s->existing_anti_affinity->empty() && !has_required) return Status::Skip();
     state.write(kPreFilterStateKey, std::move(s));
     return {};
   }
@@ -506,15 +543,15 @@ class InterPodAffinity {
     if (!satisfy_pod_affinity(*s, node)) {
       return Status::UnschedulableAndUnresolvable(kErrReasonAffinity);
     }
-    if (!s->anti_affinity.empty()) {
+    if (!s->anti_affinity->empty()) {
       for (const AffinityTerm& t : s->terms->required_anti_affinity) {
         const auto value = node.label(t.topology_key);
-        if (value && s->anti_affinity.get(t.topology_key, *value) > 0) {
+        if (value && s->anti_affinity->get(t.topology_key, *value) > 0) {
           return Status::Unschedulable(kErrReasonAntiAffinity);
         }
       }
     }
-    if (s->existing_anti_affinity.any_positive_on(node)) {
+    if (s->existing_anti_affinity->any_positive_on(node)) {
       return Status::Unschedulable(kErrReasonExistingAntiAffinity);
     }
     return {};
@@ -645,6 +682,116 @@ class InterPodAffinity {
     return entry.terms;
   }
 
+  // upstream getExistingAntiAffinityCounts over HavePodsWithRequiredAntiAffinityList: the
+  // existing pods' required anti-affinity terms that match the incoming pod. They depend on the
+  // pod's namespace (and its labels) and labels only, so pods alike share kept counts.
+  SharedCounts existing_anti_affinity_counts(const schedhost::Context& ctx,
+                                             const schedhost::Pod& pod, const LabelSet& ns_labels,
+                                             const schedhost::Context::SnapshotVersion& version) {
+    std::string signature(pod.namespace_name());
+    for (const auto& kv : pod.labels())
+      signature.append("\x1f").append(kv.key).append("=").append(kv.value);
+    std::shared_ptr<KeptCounts> kept = existing_cache_.find(signature, version.id);
+    if (kept != nullptr) {
+      const auto nodes = ctx.nodes();
+      ctx.for_each_change(
+          kept->revision, version.revision,
+          [&](const schedhost::Pod& other, std::size_t node, std::int32_t delta) {
+            if (node >= nodes.size()) return;
+            const std::shared_ptr<const PodTerms> terms = cached_terms(other);
+            for (const AffinityTerm& t : terms->required_anti_affinity) {
+              if (t.matches(pod, ns_labels)) {
+                writable(kept->counts[0]).update(nodes[node], t.topology_key, delta);
+              }
+            }
+          });
+      kept->revision = version.revision;
+      return kept->counts[0];
+    }
+    kept = std::make_shared<KeptCounts>();
+    kept->signature = std::move(signature);
+    kept->snapshot_id = version.id;
+    kept->revision = version.revision;
+    kept->counts[0] = std::make_shared<TopologyCounts>();
+    for (const schedhost::NodeInfo node :
+         ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_WITH_REQUIRED_ANTI_AFFINITY)) {
+      for (const schedhost::Pod existing :
+           node.pods(SCHEDHOST_NODE_PODS_WITH_REQUIRED_ANTI_AFFINITY)) {
+        const std::shared_ptr<const PodTerms> other = cached_terms(existing);
+        for (const AffinityTerm& t : other->required_anti_affinity) {
+          if (t.matches(pod, ns_labels)) kept->counts[0]->update(node, t.topology_key, 1);
+        }
+      }
+    }
+    existing_cache_.keep(kept);
+    return kept->counts[0];
+  }
+
+  // upstream getIncomingAffinityAntiAffinityCounts over every pod (nodes without pods add
+  // nothing): counts[0] the pods matching every required affinity term, counts[1] those
+  // matching each required anti-affinity term. Matches are counted per node on the host's
+  // threads, then added in node order. Kept for later pods with the same terms.
+  static std::shared_ptr<KeptCounts> count_incoming(
+      const schedhost::Context& ctx, const std::shared_ptr<const PodTerms>& terms,
+      std::string signature, const schedhost::Context::SnapshotVersion& version) {
+    auto kept = std::make_shared<KeptCounts>();
+    kept->signature = std::move(signature);
+    kept->snapshot_id = version.id;
+    kept->revision = version.revision;
+    kept->terms = terms;
+    kept->counts[0] = std::make_shared<TopologyCounts>();
+    kept->counts[1] = std::make_shared<TopologyCounts>();
+    const auto nodes = ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_ALL);
+    // Per node: [0] pods matching every affinity term, [1 + j] pods matching anti-affinity
+    // term j.
+    const std::size_t width = 1 + terms->required_anti_affinity.size();
+    std::vector<std::int64_t> matches(nodes.size() * width, 0);
+    ctx.parallel_for(nodes.size(), [&](std::size_t i) {
+      std::int64_t* row = &matches[i * width];
+      for (const schedhost::Pod existing : nodes[i].pods()) {
+        if (matches_all(terms->required_affinity, existing)) ++row[0];
+        for (std::size_t j = 0; j + 1 < width; ++j) {
+          if (terms->required_anti_affinity[j].matches(existing, NoLabels{})) ++row[1 + j];
+        }
+      }
+    });
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::int64_t* row = &matches[i * width];
+      if (row[0] > 0) {
+        for (const AffinityTerm& t : terms->required_affinity)
+          kept->counts[0]->update(nodes[i], t.topology_key, row[0]);
+      }
+      for (std::size_t j = 0; j + 1 < width; ++j) {
+        if (row[1 + j] > 0) {
+          kept->counts[1]->update(nodes[i], terms->required_anti_affinity[j].topology_key,
+                                  row[1 + j]);
+        }
+      }
+    }
+    return kept;
+  }
+
+  // Replays the snapshot's changes since the kept incoming counts were made.
+  static void catch_up_incoming(const schedhost::Context& ctx, KeptCounts& kept,
+                                std::uint64_t revision) {
+    const PodTerms& terms = *kept.terms;
+    const auto nodes = ctx.nodes();
+    ctx.for_each_change(kept.revision, revision,
+                        [&](const schedhost::Pod& other, std::size_t node, std::int32_t delta) {
+                          if (node >= nodes.size()) return;
+                          if (matches_all(terms.required_affinity, other)) {
+                            for (const AffinityTerm& t : terms.required_affinity)
+                              writable(kept.counts[0]).update(nodes[node], t.topology_key, delta);
+                          }
+                          for (const AffinityTerm& t : terms.required_anti_affinity) {
+                            if (t.matches(other, NoLabels{})) {
+                              writable(kept.counts[1]).update(nodes[node], t.topology_key, delta);
+                            }
+                          }
+                        });
+    kept.revision = revision;
+  }
+
   static std::string read_error(std::string_view key) {
     return "error reading \"" + std::string(key) + "\" from cycleState: not found";
   }
@@ -657,11 +804,11 @@ class InterPodAffinity {
     for (const AffinityTerm& t : s.terms->required_affinity) {
       const auto value = node.label(t.topology_key);
       if (!value) return false;  // every topology key must be on the node
-      if (s.affinity.get(t.topology_key, *value) <= 0) pods_exist = false;
+      if (s.affinity->get(t.topology_key, *value) <= 0) pods_exist = false;
     }
     if (pods_exist) return true;
     // The first pod of a group whose affinity matches itself: allowed when no pod matches.
-    return s.affinity.empty() && s.matches_own_affinity;
+    return s.affinity->empty() && s.matches_own_affinity;
   }
 
   static Status update(schedhost::CycleState& state, const schedhost::Pod& pod,
@@ -676,6 +823,9 @@ class InterPodAffinity {
 
   std::int32_t hard_pod_affinity_weight_ = 1;
   bool ignore_preferred_terms_of_existing_pods_ = false;
+
+  KeptCountsCache existing_cache_;  // by the incoming pod's namespace and labels
+  KeptCountsCache incoming_cache_;  // by the incoming pod's namespace and affinity
 
   std::mutex cache_mutex_;
   std::uint64_t epoch_ = 0;

@@ -58,6 +58,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -111,7 +112,6 @@ struct Constraint {
   bool honor_node_affinity = true;
   bool honor_node_taints = false;
   bool hostname = false;      // topology_key == kubernetes.io/hostname
-  bool self_match = false;    // the selector matches the incoming pod
   std::size_t key_index = 0;  // into the distinct topology keys, in constraint order
 };
 
@@ -275,9 +275,49 @@ struct KeyState {
   std::int64_t domains = 0;
 };
 
+using KeyStates = std::vector<KeyState>;  // by Constraint::key_index
+
+// Sets each key's number of domains and critical paths from its counts, in value order (the
+// order a fresh count visits them).
+void summarize(KeyStates& keys) {
+  for (KeyState& key : keys) {
+    key.domains = static_cast<std::int64_t>(key.match_num.size());
+    key.critical_paths = CriticalPaths();
+    for (const auto& [value, num] : key.match_num)
+      key.critical_paths.update(value, num);
+  }
+}
+
 struct PreFilterState {
   std::shared_ptr<const Constraints> constraints;  // shared by clones
-  std::vector<KeyState> keys;                      // by Constraint::key_index
+  // Shared with the plugin's cross-cycle counts and with clones: copied before any change.
+  std::shared_ptr<KeyStates> keys;
+  std::vector<char> self_match;  // by constraint: its selector matches the incoming pod
+
+  KeyStates& writable_keys() {
+    if (keys.use_count() > 1) keys = std::make_shared<KeyStates>(*keys);
+    return *keys;
+  }
+};
+
+// PreFilter's counts for one set of constraints, kept from cycle to cycle and brought up to date
+// from the snapshot's journal (ABI 1.2) instead of recounted: upstream recounts every pod on
+// every node for each incoming pod, which is most of a spreading workload's time. Everything
+// that decides the counts (namespace, constraints, the node inclusion inputs) is in the
+// signature, so two pods with the same signature share the counts.
+struct SpreadCounts {
+  std::string signature;
+  std::shared_ptr<const Constraints> constraints;
+  std::string ns;
+  std::uint64_t snapshot_id = 0;
+  std::uint64_t revision = 0;
+  std::uint64_t last_used = 0;
+  std::size_t node_count = 0;
+  // Per node and key (node * keys + key): the constraint whose count the node's domain takes
+  // (the last one including the node; -1: none, or the node lacks a key) and the node's value.
+  std::vector<std::int32_t> counting;
+  std::vector<std::string> values;
+  std::shared_ptr<KeyStates> keys;  // copied before a change while a cycle state holds it
 };
 
 struct PreScoreState {
@@ -336,50 +376,33 @@ class PodTopologySpread {
 
   Status PreFilter(schedhost::Context& ctx, schedhost::CycleState& state, const schedhost::Pod& pod,
                    schedhost::PreFilterResult&) const {
+    const schedhost::Context::SnapshotVersion version = ctx.snapshot_version();
+    std::string signature = counting_signature(pod);
+    std::shared_ptr<SpreadCounts> counts = cached_counts(signature, version.id);
     std::shared_ptr<const Constraints> cs;
-    try {
-      cs = constraints_for(pod, kDoNotSchedule, "obtaining pod's hard topology spread constraints",
-                           "setting default hard topology spread constraints");
-    } catch (const std::exception& e) {
-      return Status::Error(e.what());
+    if (counts != nullptr) {
+      cs = counts->constraints;
+    } else {
+      try {
+        cs =
+            constraints_for(pod, kDoNotSchedule, "obtaining pod's hard topology spread constraints",
+                            "setting default hard topology spread constraints");
+      } catch (const std::exception& e) {
+        return Status::Error(e.what());
+      }
     }
     if (cs->list.empty()) return Status::Skip();
+    if (counts == nullptr) {
+      counts = count_all(ctx, pod, cs, std::move(signature), version);
+    } else {
+      catch_up(ctx, *counts, version.revision);
+    }
 
     PreFilterState s;
     s.constraints = cs;
-    s.keys.resize(cs->keys.size());
-    const std::string_view ns = pod.namespace_name();
-    // Per node and key: the node's value and its matching pods (-1: not counted). Counted on the
-    // host's threads (upstream's parallel loop), then summed per domain in node order.
-    const auto nodes = ctx.nodes();
-    const std::size_t nk = cs->keys.size();
-    std::vector<std::string_view> values(nodes.size() * nk);
-    std::vector<std::int64_t> node_counts(nodes.size() * nk, -1);
-    ctx.parallel_for(nodes.size(), [&](std::size_t i) {
-      const schedhost::NodeInfo node = nodes[i];
-      for (std::size_t k = 0; k < nk; ++k) {
-        const auto v = node.label(cs->keys[k]);
-        if (!v) return;  // a node without every key counts nowhere
-        values[i * nk + k] = *v;
-      }
-      for (const Constraint& c : cs->list) {
-        if (!include_node(c, pod, node, cs->required)) continue;
-        // One count per topology pair and node: a later constraint on the same key replaces it.
-        node_counts[i * nk + c.key_index] = count_pods(node.pods(), c.selector, ns);
-      }
-    });
-    for (std::size_t i = 0; i < node_counts.size(); ++i) {
-      if (node_counts[i] < 0) continue;
-      auto& match_num = s.keys[i % nk].match_num;
-      auto it = match_num.find(values[i]);
-      if (it == match_num.end()) it = match_num.emplace(std::string(values[i]), 0).first;
-      it->second += node_counts[i];
-    }
-    for (KeyState& key : s.keys) {
-      key.domains = static_cast<std::int64_t>(key.match_num.size());
-      for (const auto& [value, num] : key.match_num)
-        key.critical_paths.update(value, num);
-    }
+    s.keys = counts->keys;
+    for (const Constraint& c : cs->list)
+      s.self_match.push_back(c.selector.matches(pod) ? 1 : 0);
     state.emplace<PreFilterState>(kPreFilterStateKey, std::move(s));
     return {};
   }
@@ -398,16 +421,18 @@ class PodTopologySpread {
                 const schedhost::NodeInfo& node) const {
     const PreFilterState* s = state.read<PreFilterState>(kPreFilterStateKey);
     if (s == nullptr) return state_missing("reading ", kPreFilterStateKey);
-    for (const Constraint& c : s->constraints->list) {
+    const auto& list = s->constraints->list;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Constraint& c = list[i];
       const auto value = node.label(c.topology_key);
       if (!value) return Status::UnschedulableAndUnresolvable(kErrReasonNodeLabelNotMatch);
-      const KeyState& key = s->keys[c.key_index];
+      const KeyState& key = (*s->keys)[c.key_index];
       if (key.domains == 0) continue;  // upstream: no domain count for the key, not checked
       std::int64_t min_match = key.critical_paths.paths[0].num;
       if (key.domains < c.min_domains) min_match = 0;
       const auto it = key.match_num.find(*value);
       const std::int64_t match = it == key.match_num.end() ? 0 : it->second;
-      if (match + (c.self_match ? 1 : 0) - min_match > c.max_skew) {
+      if (match + (s->self_match[i] != 0 ? 1 : 0) - min_match > c.max_skew) {
         return Status::Unschedulable(kErrReasonConstraintsNotMatch);
       }
     }
@@ -668,7 +693,6 @@ class PodTopologySpread {
     if (cs->list.empty()) return cs;
     for (Constraint& c : cs->list) {
       c.hostname = c.topology_key == k8s::kLabelHostname;
-      c.self_match = c.selector.matches(pod);
       std::size_t k = 0;
       while (k < cs->keys.size() && cs->keys[k] != c.topology_key)
         ++k;
@@ -694,7 +718,7 @@ class PodTopologySpread {
       if (!c.selector.matches(other)) continue;
       if (!include_node(c, pod, node, cs.required)) continue;
       const std::string_view value = *node.label(c.topology_key);
-      KeyState& key = s->keys[c.key_index];
+      KeyState& key = s->writable_keys()[c.key_index];
       auto it = key.match_num.find(value);
       if (it == key.match_num.end()) it = key.match_num.emplace(std::string(value), 0).first;
       it->second += delta;
@@ -703,8 +727,141 @@ class PodTopologySpread {
     return {};
   }
 
+  // Everything PreFilter's constraints and counts depend on, as one string: the namespace, the
+  // constraints as written, the labels matchLabelKeys may read, and the node inclusion inputs
+  // (nodeSelector, required node affinity, tolerations when a constraint honors taints).
+  static std::string counting_signature(const schedhost::Pod& pod) {
+    constexpr char kSep = '\x1f';
+    const std::string_view constraints = pod.json(kConstraintsPointer).value_or("");
+    std::string out;
+    out.append(pod.namespace_name()).push_back(kSep);
+    out.append(constraints).push_back(kSep);
+    if (constraints.find("matchLabelKeys") != std::string_view::npos) {
+      for (const auto& kv : pod.labels())
+        out.append(kv.key).append("=").append(kv.value).push_back(kSep);
+    }
+    out.append(pod.json(kNodeSelectorPointer).value_or("")).push_back(kSep);
+    out.append(pod.json(kRequiredAffinityPointer).value_or("")).push_back(kSep);
+    if (constraints.find("nodeTaintsPolicy") != std::string_view::npos) {
+      out.append(pod.json("/spec/tolerations").value_or(""));
+    }
+    return out;
+  }
+
+  // The kept counts for this signature on this snapshot, or nullptr (never kept on a host
+  // without a snapshot journal: id 0).
+  std::shared_ptr<SpreadCounts> cached_counts(const std::string& signature,
+                                              std::uint64_t snapshot_id) const {
+    if (snapshot_id == 0) return nullptr;
+    const std::lock_guard<std::mutex> lock(cache_mutex_);
+    for (const auto& counts : cache_) {
+      if (counts->snapshot_id == snapshot_id && counts->signature == signature) {
+        counts->last_used = ++tick_;
+        return counts;
+      }
+    }
+    return nullptr;
+  }
+
+  // upstream calPreFilterState's count over every node, kept for later cycles (replacing the
+  // least recently used entry past kCacheSize).
+  std::shared_ptr<SpreadCounts> count_all(
+      const schedhost::Context& ctx, const schedhost::Pod& pod,
+      const std::shared_ptr<const Constraints>& cs, std::string signature,
+      const schedhost::Context::SnapshotVersion& version) const {
+    auto counts = std::make_shared<SpreadCounts>();
+    counts->signature = std::move(signature);
+    counts->constraints = cs;
+    counts->ns = std::string(pod.namespace_name());
+    counts->snapshot_id = version.id;
+    counts->revision = version.revision;
+    const auto nodes = ctx.nodes();
+    const std::size_t nk = cs->keys.size();
+    counts->node_count = nodes.size();
+    counts->counting.assign(nodes.size() * nk, -1);
+    counts->values.resize(nodes.size() * nk);
+    // Per node and key: the matching pods (-1: not counted). Counted on the host's threads
+    // (upstream's parallel loop), then summed per domain in node order.
+    std::vector<std::int64_t> node_counts(nodes.size() * nk, -1);
+    ctx.parallel_for(nodes.size(), [&](std::size_t i) {
+      const schedhost::NodeInfo node = nodes[i];
+      for (std::size_t k = 0; k < nk; ++k) {
+        if (!node.label(cs->keys[k])) return;  // a node without every key counts nowhere
+      }
+      for (std::size_t j = 0; j < cs->list.size(); ++j) {
+        const Constraint& c = cs->list[j];
+        if (!include_node(c, pod, node, cs->required)) continue;
+        // One count per topology pair and node: a later constraint on the same key replaces it.
+        const std::size_t slot = i * nk + c.key_index;
+        node_counts[slot] = count_pods(node.pods(), c.selector, counts->ns);
+        counts->counting[slot] = static_cast<std::int32_t>(j);
+        counts->values[slot] = std::string(*node.label(c.topology_key));
+      }
+    });
+    counts->keys = std::make_shared<KeyStates>(nk);
+    for (std::size_t i = 0; i < node_counts.size(); ++i) {
+      if (node_counts[i] < 0) continue;
+      auto& match_num = (*counts->keys)[i % nk].match_num;
+      auto it = match_num.find(counts->values[i]);
+      if (it == match_num.end()) it = match_num.emplace(counts->values[i], 0).first;
+      it->second += node_counts[i];
+    }
+    summarize(*counts->keys);
+    if (version.id != 0) {
+      const std::lock_guard<std::mutex> lock(cache_mutex_);
+      counts->last_used = ++tick_;
+      std::erase_if(cache_, [&](const auto& c) { return c->signature == counts->signature; });
+      if (cache_.size() >= kCacheSize) {
+        cache_.erase(std::min_element(
+            cache_.begin(), cache_.end(),
+            [](const auto& a, const auto& b) { return a->last_used < b->last_used; }));
+      }
+      cache_.push_back(counts);
+    }
+    return counts;
+  }
+
+  // Replays the snapshot's changes since the counts were made: a pod placed on or removed from
+  // a node moves its domain's count as a recount would.
+  static void catch_up(const schedhost::Context& ctx, SpreadCounts& counts,
+                       std::uint64_t revision) {
+    if (counts.revision >= revision) return;
+    const Constraints& cs = *counts.constraints;
+    const std::size_t nk = cs.keys.size();
+    KeyStates* keys = nullptr;  // made writable on the first change that counts
+    ctx.for_each_change(counts.revision, revision,
+                        [&](const schedhost::Pod& pod, std::size_t node, std::int32_t delta) {
+                          if (node >= counts.node_count) return;
+                          for (std::size_t k = 0; k < nk; ++k) {
+                            const std::int32_t j = counts.counting[node * nk + k];
+                            if (j < 0) continue;
+                            const k8s::LabelSelector& selector = cs.list[j].selector;
+                            if (selector.matches_everything()) continue;  // counts nothing
+                            if (!k8s::pod_counts(pod, selector, counts.ns)) continue;
+                            if (keys == nullptr) {
+                              if (counts.keys.use_count() > 1) {
+                                counts.keys = std::make_shared<KeyStates>(*counts.keys);
+                              }
+                              keys = counts.keys.get();
+                            }
+                            (*keys)[k].match_num.find(counts.values[node * nk + k])->second +=
+                                delta;
+                          }
+                        });
+    if (keys != nullptr) summarize(*keys);
+    counts.revision = revision;
+  }
+
+  static constexpr std::size_t kCacheSize = 16;
+
   bool system_defaulted_ = false;
   std::vector<RawConstraint> default_constraints_;
+
+  // Cross-cycle counts. PreFilter is [cycle] (one at a time per instance); the lock only keeps
+  // the plugin safe should a host ever call it for two pods at once.
+  mutable std::mutex cache_mutex_;
+  mutable std::uint64_t tick_ = 0;
+  mutable std::vector<std::shared_ptr<SpreadCounts>> cache_;
 };
 
 }  // namespace

@@ -81,6 +81,33 @@ TEST(SnapshotTest, ListsTheNodesHoldingPodsOfEachKindAsPodsComeAndGo) {
   EXPECT_EQ(snapshot.nodes_with_pods(Kind::kAny), (std::vector<size_t>{2, 3}));
 }
 
+TEST(SnapshotTest, JournalsEveryPlacementAndRemovalSinceItWasBuilt) {
+  Snapshot snapshot({node("a"), node("b")}, {pod("a1", "a")});
+  const SnapshotJournal& journal = snapshot.journal();
+  EXPECT_NE(journal.id(), 0u);
+  EXPECT_EQ(journal.revision(), 0u);  // the cluster file's pods are the start, not changes
+
+  const auto x = snapshot.assume(*pod("x", ""), "b");
+  EXPECT_TRUE(snapshot.remove("uid-default-a1"));
+  EXPECT_FALSE(snapshot.remove("uid-default-a1"));  // nothing removed, nothing journaled
+  ASSERT_EQ(journal.revision(), 2u);
+  EXPECT_EQ(journal.at(0).pod, x);
+  EXPECT_EQ(journal.at(0).node_index, 1u);
+  EXPECT_EQ(journal.at(0).delta, +1);
+  EXPECT_EQ(journal.at(1).pod->uid(), "uid-default-a1");  // kept alive by the journal
+  EXPECT_EQ(journal.at(1).node_index, 0u);
+  EXPECT_EQ(journal.at(1).delta, -1);
+
+  // A copy is another snapshot: its own id, and its changes start from what it copied.
+  Snapshot copy = snapshot;
+  EXPECT_NE(copy.journal().id(), journal.id());
+  EXPECT_EQ(copy.journal().revision(), 0u);
+  EXPECT_EQ(journal.revision(), 2u);
+  copy.assume(*pod("y", ""), "a");
+  EXPECT_EQ(copy.journal().revision(), 1u);
+  EXPECT_EQ(journal.revision(), 2u);
+}
+
 TEST(SnapshotTest, CountsNodesPerImageName) {
   Snapshot snapshot(
       {node("a", R"([{names: ["nginx:1.25", nginx@sha256:1], sizeBytes: 100},

@@ -7,8 +7,9 @@ namespace schedhost::loader {
 namespace {
 
 TEST(AbiLayout, OneDotZeroSizesAreTheHeaderSizesOfThisMajor) {
-  // 1.1 appended to the host table only: the structs a plugin fills in keep their 1.0 sizes.
-  static_assert(SCHEDHOST_ABI_MINOR == 1, "update: a later minor only makes structs longer");
+  // 1.1 and 1.2 appended to the host table only: the structs a plugin fills in keep their 1.0
+  // sizes.
+  static_assert(SCHEDHOST_ABI_MINOR == 2, "update: a later minor only makes structs longer");
   EXPECT_EQ(sizeof(schedhost_library_t), kLibrarySize_1_0);
   EXPECT_EQ(sizeof(schedhost_plugin_descriptor_t), kPluginDescriptorSize_1_0);
   EXPECT_EQ(sizeof(schedhost_plugin_vtable_t), kPluginVtableSize_1_0);

@@ -3,6 +3,8 @@
 #include <schedhost/context.hpp>
 #include <schedhost/host.hpp>
 
+#include <cstddef>
+
 #include "framework/plugin_host.hpp"
 
 namespace schedhost {
@@ -37,7 +39,24 @@ TEST(HostTable, TheHostDeclaresItsVersionAndSize) {
   const schedhost_host_api_t* api = framework::host_api();
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_EQ(api->abi_major, 1u);
+  EXPECT_EQ(api->abi_minor, 2u);
+}
+
+TEST(HostTable, AnOlderMinorCanBeEmulatedAndTheCurrentOneRestored) {
+  const schedhost_host_api_t* api = framework::host_api();
+  EXPECT_FALSE(framework::emulate_host_abi_minor(3));
+  EXPECT_EQ(api->abi_minor, 2u);
+  ASSERT_TRUE(framework::emulate_host_abi_minor(1));
   EXPECT_EQ(api->abi_minor, 1u);
+  EXPECT_EQ(api->struct_size, offsetof(schedhost_host_api_t, snapshot_id));
+  EXPECT_FALSE(Host(api, nullptr).has(&schedhost_host_api_t::snapshot_change_at));
+  EXPECT_TRUE(Host(api, nullptr).has(&schedhost_host_api_t::snapshot_nodes_with_pods_at));
+  ASSERT_TRUE(framework::emulate_host_abi_minor(0));
+  EXPECT_EQ(api->struct_size, offsetof(schedhost_host_api_t, snapshot_nodes_with_pods_count));
+  EXPECT_FALSE(Host(api, nullptr).has(&schedhost_host_api_t::snapshot_nodes_with_pods_at));
+  ASSERT_TRUE(framework::emulate_host_abi_minor(2));
+  EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
+  EXPECT_TRUE(Host(api, nullptr).has(&schedhost_host_api_t::snapshot_change_at));
 }
 
 }  // namespace

@@ -63,8 +63,8 @@ std::string load_error(const schedhost_library_t& lib) {
 }
 
 TEST(FakeHostChecks, RefusesAnotherMajorOrANewerMinor) {
-  EXPECT_EQ(load_error(library(2, 0)), "built for plugin ABI 2.0, this host has ABI 1.1");
-  EXPECT_EQ(load_error(library(1, 5)), "needs plugin ABI 1.5 or newer, this host has ABI 1.1");
+  EXPECT_EQ(load_error(library(2, 0)), "built for plugin ABI 2.0, this host has ABI 1.2");
+  EXPECT_EQ(load_error(library(1, 5)), "needs plugin ABI 1.5 or newer, this host has ABI 1.2");
   EXPECT_EQ(load_error(library(1, 0)), "");
 }
 
@@ -100,13 +100,16 @@ TEST(FakeHostChecks, TheTableIsCompleteForThisAbi) {
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_EQ(api->abi_major, SCHEDHOST_ABI_MAJOR);
   EXPECT_EQ(api->abi_minor, SCHEDHOST_ABI_MINOR);
-  // Every function of ABI 1.0 but the preemption ones (NULL in the fake host), and 1.1's.
+  // Every function of ABI 1.0 but the preemption ones (NULL in the fake host), and 1.1's and 1.2's.
   EXPECT_NE(api->log, nullptr);
   EXPECT_NE(api->node_json, nullptr);
   EXPECT_NE(api->waiting_pod_reject, nullptr);
   EXPECT_NE(api->namespace_label_at, nullptr);
   EXPECT_NE(api->snapshot_nodes_with_pods_count, nullptr);
   EXPECT_NE(api->snapshot_nodes_with_pods_at, nullptr);
+  EXPECT_NE(api->snapshot_id, nullptr);
+  EXPECT_NE(api->snapshot_revision, nullptr);
+  EXPECT_NE(api->snapshot_change_at, nullptr);
 }
 
 }  // namespace

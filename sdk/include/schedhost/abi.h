@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #define SCHEDHOST_ABI_MAJOR 1
-#define SCHEDHOST_ABI_MINOR 1
+#define SCHEDHOST_ABI_MINOR 2
 
 /* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
 #define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
@@ -437,7 +437,25 @@ typedef struct schedhost_host_api {
   const schedhost_node_t* (*snapshot_nodes_with_pods_at)(const schedhost_call_t* call,
                                                          schedhost_node_pods_t which, size_t index);
 
-  /* 1.2 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
+  /* -- 1.2 -- */
+  /* The snapshot's changes since it was taken, for a plugin that keeps data derived from the
+   * snapshot across scheduling cycles (per-domain pod counts, say) and wants to catch up rather
+   * than recount. The snapshot changes only between cycles: a pod is placed when it is assumed
+   * (Reserve) and removed when it is unreserved or evicted; nodes never change.
+   * snapshot_id: unique among the snapshots of this host process, never 0; data tagged with
+   * another id is stale. snapshot_revision: how many changes there have been; change k
+   * (0 <= k < revision) is read with snapshot_change_at. [call], and from the threads of a
+   * [concurrent] hook */
+  uint64_t (*snapshot_id)(const schedhost_call_t* call);
+  uint64_t (*snapshot_revision)(const schedhost_call_t* call);
+  /* Change number `revision`: +1 when *out_pod was placed on the node at position
+   * *out_node_index (snapshot order, as snapshot_node_at), -1 when it was removed from it; 0
+   * (outputs untouched) past the end or for a NULL output. The pod handle is borrowed until the
+   * hook returns, like any other, even for a pod no longer in the snapshot. */
+  int32_t (*snapshot_change_at)(const schedhost_call_t* call, uint64_t revision,
+                                const schedhost_pod_t** out_pod, size_t* out_node_index);
+
+  /* 1.3 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;
 
 /* ---------------------------------------------------------------------------------------------

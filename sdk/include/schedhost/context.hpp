@@ -51,6 +51,32 @@ class Context {
           return NodeInfo(api, fallback ? (*fallback)[i] : at(call, which, i));
         });
   }
+  // Where the snapshot stands, for data a plugin keeps across cycles (ABI 1.2): tag the data
+  // with this, and before using it again replay the changes made since (for_each_change). An id
+  // of 0 means the host keeps no journal (older than 1.2): recompute every cycle.
+  struct SnapshotVersion {
+    std::uint64_t id = 0;
+    std::uint64_t revision = 0;
+  };
+  SnapshotVersion snapshot_version() const {
+    auto id = detail::host_fn(api_, &schedhost_host_api_t::snapshot_id);
+    auto revision = detail::host_fn(api_, &schedhost_host_api_t::snapshot_revision);
+    if (id == nullptr || revision == nullptr) return {};
+    return {id(call_), revision(call_)};
+  }
+  // Calls fn(Pod, node_index, delta) for the changes [from, to) of the snapshot, in order: delta
+  // +1 when the pod was placed on node nodes()[node_index], -1 when it was removed from it.
+  template <class Fn>
+  void for_each_change(std::uint64_t from, std::uint64_t to, Fn&& fn) const {
+    auto at = detail::host_fn(api_, &schedhost_host_api_t::snapshot_change_at);
+    if (at == nullptr) return;
+    for (std::uint64_t k = from; k < to; ++k) {
+      const schedhost_pod_t* pod = nullptr;
+      std::size_t node_index = 0;
+      const std::int32_t delta = at(call_, k, &pod, &node_index);
+      if (delta != 0) fn(Pod(api_, pod), node_index, delta);
+    }
+  }
   std::optional<NodeInfo> node(std::string_view name) const {
     const schedhost_node_t* node = api_->snapshot_node_get(call_, to_str(name));
     if (node == nullptr) return std::nullopt;

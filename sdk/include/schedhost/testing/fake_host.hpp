@@ -194,10 +194,12 @@ class FakeHost {
   FakeHost& add_node(FakeNode node) {
     nodes_.push_back(std::make_unique<detail::NodeRecord>(std::move(node)));
     count_images();
+    new_snapshot();
     return *this;
   }
   FakeHost& add_namespace(std::string name, StringMap labels = {}) {
     namespaces_.emplace_back(std::move(name), std::move(labels));
+    new_snapshot();
     return *this;
   }
   std::size_t node_count() const { return nodes_.size(); }
@@ -253,6 +255,12 @@ class FakeHost {
   static const schedhost_host_t* handle(const detail::HostHandle& h) {
     return reinterpret_cast<const schedhost_host_t*>(&h);
   }
+  // The fake snapshot never journals changes: any edit makes it a new snapshot (new id,
+  // revision 0), so a plugin's data kept across calls is recomputed.
+  void new_snapshot() {
+    static std::uint64_t last = 0;
+    snapshot_id_ = ++last;
+  }
   // How many nodes of the snapshot have each image, as the host's ImageStates.
   void count_images() {
     for (auto& n : nodes_) {
@@ -270,6 +278,7 @@ class FakeHost {
   const schedhost_library_t* library_ = nullptr;
   detail::HostHandle library_host_{this, ""};
   std::vector<std::unique_ptr<detail::NodeRecord>> nodes_;
+  std::uint64_t snapshot_id_ = 0;  // set by new_snapshot()
   std::vector<std::pair<std::string, StringMap>> namespaces_;
   std::vector<std::unique_ptr<detail::PodRecord>> waiting_;
   std::vector<std::unique_ptr<detail::PodRecord>> kept_;
@@ -624,6 +633,14 @@ struct HostApi {
     const auto nodes = nodes_with_pods(c, which);
     return i < nodes.size() ? reinterpret_cast<const schedhost_node_t*>(nodes[i]) : nullptr;
   }
+  static std::uint64_t snapshot_id(const schedhost_call_t* c) {
+    return c == nullptr ? 0 : call(c)->host->snapshot_id_;
+  }
+  static std::uint64_t snapshot_revision(const schedhost_call_t*) { return 0; }
+  static std::int32_t snapshot_change_at(const schedhost_call_t*, std::uint64_t,
+                                         const schedhost_pod_t**, size_t*) {
+    return 0;
+  }
   static const StringMap* namespace_labels(const schedhost_call_t* c, schedhost_str_t ns) {
     if (c == nullptr) return nullptr;
     for (const auto& [name, labels] : call(c)->host->namespaces_) {
@@ -739,6 +756,9 @@ struct HostApi {
     t.snapshot_node_get = &snapshot_node_get;
     t.snapshot_nodes_with_pods_count = &snapshot_nodes_with_pods_count;
     t.snapshot_nodes_with_pods_at = &snapshot_nodes_with_pods_at;
+    t.snapshot_id = &snapshot_id;
+    t.snapshot_revision = &snapshot_revision;
+    t.snapshot_change_at = &snapshot_change_at;
     t.state_write = &state_write;
     t.state_read = &state_read;
     t.waiting_pod_count = &waiting_pod_count;
@@ -756,6 +776,8 @@ struct HostApi {
 
 }  // namespace detail
 
-inline FakeHost::FakeHost() : api_(detail::HostApi::table()) {}
+inline FakeHost::FakeHost() : api_(detail::HostApi::table()) {
+  new_snapshot();
+}
 
 }  // namespace schedhost::testing
