@@ -331,6 +331,17 @@ TopologyCounts& writable(SharedCounts& counts) {
 // PreFilter counts kept from cycle to cycle and brought up to date from the snapshot's journal
 // (ABI 1.2) instead of recounted over every existing pod, which upstream does for each incoming
 // pod. The signature holds everything the counts depend on.
+// PreScore's sums for the existing pods' terms that match an incoming pod: topology key -> value
+// -> the summed weight and how many terms added to it (a pair exists while that is positive, as
+// it exists in a fresh sum exactly when some term added to it, even a zero weight).
+struct ScoreSum {
+  std::int64_t weight = 0;
+  std::int64_t terms = 0;
+};
+using KeptScoreMap =
+    std::map<std::string, std::unordered_map<std::string, ScoreSum, StringHash, std::equal_to<>>,
+             std::less<>>;
+
 struct KeptCounts {
   std::string signature;
   std::uint64_t snapshot_id = 0;
@@ -338,6 +349,7 @@ struct KeptCounts {
   std::uint64_t last_used = 0;
   std::shared_ptr<const PodTerms> terms;  // the incoming pod's (namespaces merged), if kept
   SharedCounts counts[2];
+  KeptScoreMap scores;  // PreScore's kept sums (existing_scores_cache_ only)
 };
 
 // The kept counts of one kind, the least recently used dropped past a few signatures.
@@ -585,17 +597,10 @@ class InterPodAffinity {
       }
     }
     // The existing pods' terms against the incoming pod (upstream HavePodsWithAffinityList).
-    for (const schedhost::NodeInfo node : ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_WITH_AFFINITY)) {
-      if (node.labels().empty()) continue;  // upstream processExistingPod
-      for (const schedhost::Pod existing : node.pods(SCHEDHOST_NODE_PODS_WITH_AFFINITY)) {
-        const std::shared_ptr<const PodTerms> other = cached_terms(existing);
-        if (hard_pod_affinity_weight_ > 0) {
-          for (const AffinityTerm& t : other->required_affinity)
-            process_term(m, t, hard_pod_affinity_weight_, pod, ns_labels, node, 1);
-        }
-        process_terms(m, other->preferred_affinity, pod, ns_labels, node, 1);
-        process_terms(m, other->preferred_anti_affinity, pod, ns_labels, node, -1);
-      }
+    for (const auto& [key, values] : existing_scores(ctx, pod, ns_labels)) {
+      auto& out = m[key];
+      for (const auto& [value, sum] : values)
+        out[value] += sum.weight;
     }
     if (m.empty()) return Status::Skip();
     state.write(kPreScoreStateKey, std::move(s));
@@ -727,6 +732,71 @@ class InterPodAffinity {
     return kept->counts[0];
   }
 
+  // upstream processExistingPod's second half for one existing pod: its required affinity terms
+  // (hardPodAffinityWeight) and preferred terms that match the incoming pod, added (sign 1) or
+  // taken back (sign -1).
+  void add_existing_pod_terms(KeptScoreMap& m, const PodTerms& other, const schedhost::Pod& pod,
+                              const LabelSet& ns_labels, const schedhost::NodeInfo& node,
+                              std::int64_t sign) const {
+    if (node.labels().empty()) return;  // upstream processExistingPod
+    auto add = [&](const AffinityTerm& t, std::int64_t weight) {
+      if (!t.matches(pod, ns_labels)) return;
+      const auto value = node.label(t.topology_key);
+      if (!value) return;
+      auto& values = m[t.topology_key];
+      auto v = values.find(*value);
+      if (v == values.end()) v = values.emplace(std::string(*value), ScoreSum()).first;
+      v->second.weight += sign * weight;
+      v->second.terms += sign;
+      if (v->second.terms == 0) {
+        values.erase(v);
+        if (values.empty()) m.erase(t.topology_key);
+      }
+    };
+    if (hard_pod_affinity_weight_ > 0) {
+      for (const AffinityTerm& t : other.required_affinity)
+        add(t, hard_pod_affinity_weight_);
+    }
+    for (const WeightedAffinityTerm& t : other.preferred_affinity)
+      add(t.term, t.weight);
+    for (const WeightedAffinityTerm& t : other.preferred_anti_affinity)
+      add(t.term, -static_cast<std::int64_t>(t.weight));
+  }
+
+  // PreScore's sums for the existing pods' terms: they depend on the incoming pod's namespace
+  // and labels only, so they are kept per such signature and caught up from the journal.
+  const KeptScoreMap& existing_scores(const schedhost::Context& ctx, const schedhost::Pod& pod,
+                                      const LabelSet& ns_labels) {
+    const schedhost::Context::SnapshotVersion version = ctx.snapshot_version();
+    std::string signature(pod.namespace_name());
+    for (const auto& kv : pod.labels())
+      signature.append("\x1f").append(kv.key).append("=").append(kv.value);
+    std::shared_ptr<KeptCounts> kept = existing_scores_cache_.find(signature, version.id);
+    if (kept != nullptr) {
+      const auto nodes = ctx.nodes();
+      ctx.for_each_change(kept->revision, version.revision,
+                          [&](const schedhost::Pod& other, std::size_t node, std::int32_t delta) {
+                            if (node >= nodes.size()) return;
+                            add_existing_pod_terms(kept->scores, *cached_terms(other), pod,
+                                                   ns_labels, nodes[node], delta);
+                          });
+      kept->revision = version.revision;
+    } else {
+      kept = std::make_shared<KeptCounts>();
+      kept->signature = std::move(signature);
+      kept->snapshot_id = version.id;
+      kept->revision = version.revision;
+      for (const schedhost::NodeInfo node :
+           ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_WITH_AFFINITY)) {
+        for (const schedhost::Pod existing : node.pods(SCHEDHOST_NODE_PODS_WITH_AFFINITY))
+          add_existing_pod_terms(kept->scores, *cached_terms(existing), pod, ns_labels, node, 1);
+      }
+      existing_scores_cache_.keep(kept);
+    }
+    last_scores_ = kept;  // keeps the map alive for the caller on a host without a journal
+    return kept->scores;
+  }
+
   // upstream getIncomingAffinityAntiAffinityCounts over every pod (nodes without pods add
   // nothing): counts[0] the pods matching every required affinity term, counts[1] those
   // matching each required anti-affinity term. Matches are counted per node on the host's
@@ -824,8 +894,10 @@ class InterPodAffinity {
   std::int32_t hard_pod_affinity_weight_ = 1;
   bool ignore_preferred_terms_of_existing_pods_ = false;
 
-  KeptCountsCache existing_cache_;  // by the incoming pod's namespace and labels
-  KeptCountsCache incoming_cache_;  // by the incoming pod's namespace and affinity
+  KeptCountsCache existing_cache_;         // by the incoming pod's namespace and labels
+  KeptCountsCache incoming_cache_;         // by the incoming pod's namespace and affinity
+  KeptCountsCache existing_scores_cache_;  // PreScore's, by the namespace and labels
+  std::shared_ptr<KeptCounts> last_scores_;
 
   std::mutex cache_mutex_;
   std::uint64_t epoch_ = 0;

@@ -36,7 +36,7 @@ json selector(const std::string& app) {
 }
 
 // One pod of `app` asking for `cpu`; bound to `node_name` when it is not empty. A "lookalike" is
-// labelled app=cache without terms of its own.
+// labelled app=cache and only prefers to keep away from web pods.
 json pod(const std::string& name, const std::string& app, int priority, const char* cpu,
          const std::string& node_name = "") {
   json spec = {{"priority", priority},
@@ -59,6 +59,14 @@ json pod(const std::string& name, const std::string& app, int priority, const ch
                          {{"requiredDuringSchedulingIgnoredDuringExecution",
                            json::array({{{"labelSelector", selector("cache")},
                                          {"topologyKey", "kubernetes.io/hostname"}}})}}}};
+  } else if (app == "lookalike") {
+    spec["affinity"] = {
+        {"podAntiAffinity",
+         {{"preferredDuringSchedulingIgnoredDuringExecution",
+           json::array({{{"weight", 10},
+                         {"podAffinityTerm",
+                          {{"labelSelector", selector("web")},
+                           {"topologyKey", "kubernetes.io/hostname"}}}}})}}}};
   } else if (app == "client") {
     spec["affinity"] = {{"podAffinity",
                          {{"requiredDuringSchedulingIgnoredDuringExecution",
@@ -75,21 +83,27 @@ json pod(const std::string& name, const std::string& app, int priority, const ch
           {"spec", spec}};
 }
 
-// 24 nodes of 4 cpu in 3 zones, each running one priority-0 pod of 2 cpu; 150 pending pods of
-// priority 100 and 1 cpu (spread, anti-affinity, affinity and lookalike pods): once the free cpu
-// is gone they preempt the running pods (removals in the journal), and then they fail.
+// 24 nodes of 4 cpu in 3 zones, each running one priority-0 pod of 2 cpu (web, cache or
+// lookalike: what they counted and scored must go when they do); 150 pending pods of priority
+// 100: spread, anti-affinity, affinity and lookalike pods of 1 cpu, and evictors of 3 cpu that
+// preempt running pods (removals in the journal) from the start, while the others are scored on
+// many nodes. Once the cpu is gone, the rest fail.
 std::string cluster() {
   std::string out;
   auto add = [&out](const json& object) { out += object.dump() + "\n---\n"; };
   for (int i = 0; i < 24; ++i)
     add(node(i));
   for (int i = 0; i < 24; ++i) {
-    add(pod("running-" + std::to_string(i), i % 2 == 0 ? "web" : "cache", 0, "2",
+    const char* running[] = {"web", "cache", "lookalike"};
+    add(pod("running-" + std::to_string(i), running[i % 3], 0, "2",
             "node-" + std::to_string(i)));
   }
-  const char* apps[] = {"web", "cache", "web", "client", "lookalike", "cache"};
-  for (int i = 0; i < 150; ++i)
-    add(pod("pending-" + std::to_string(i), apps[i % 6], 100, "1"));
+  // An evictor (3 cpu) fits nowhere without preempting, even while the others still fit.
+  const char* apps[] = {"web", "cache", "evictor", "web", "client", "lookalike", "cache"};
+  for (int i = 0; i < 150; ++i) {
+    const char* app = apps[i % 7];
+    add(pod("pending-" + std::to_string(i), app, 100, app == std::string("evictor") ? "3" : "1"));
+  }
   return out;
 }
 
