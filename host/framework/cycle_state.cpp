@@ -29,8 +29,11 @@ bool CycleState::write(std::string_view key, void* value, const schedhost_state_
 }
 
 void* CycleState::read(std::string_view key, const schedhost_state_ops_t* ops) const {
+  // Keys are unique, so "the entry under key, if its ops are these" is "an entry with these ops
+  // and this key": comparing the ops pointer first skips most string compares (Score reads its
+  // PreScore state once per node).
   for (const Entry& e : entries_) {
-    if (e.key == key) return e.ops == ops ? e.value.get() : nullptr;
+    if (e.ops == ops && e.key == key) return e.value.get();
   }
   return nullptr;
 }

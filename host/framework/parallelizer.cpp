@@ -1,9 +1,31 @@
 #include "framework/parallelizer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace schedhost::framework {
+namespace {
+
+// One pod's Filter, PreScore and Score calls, and the next pod's, come microseconds apart. A
+// thread about to sleep on a condition variable first spins this long for what it waits for:
+// on two cores that saves a futex sleep and wake per call (about 5 % of a SchedulingBasic run).
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+template <class Done>
+void spin_until(Done done) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  while (!done()) {
+    for (int i = 0; i < 64; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+    if (std::chrono::steady_clock::now() > deadline) return;
+  }
+}
+
+}  // namespace
 
 Parallelizer::Parallelizer(int parallelism) {
   // More threads than cores only wait on each other: at the default parallelism of 16 on two
@@ -45,7 +67,8 @@ void Parallelizer::until(std::size_t n, const std::function<void(std::size_t)>& 
     ++job_;
   }
   wake_.notify_all();
-  run_chunks();
+  run_chunks();  // returns once every index is handed out
+  spin_until([this] { return busy_.load() == 0; });
   std::unique_lock lock(mutex_);
   done_.wait(lock, [this] { return next_ >= size_ && busy_ == 0; });
   work_ = nullptr;
@@ -72,8 +95,13 @@ void Parallelizer::run_chunks() {
 void Parallelizer::worker_loop() {
   std::size_t seen_job = 0;
   for (;;) {
+    spin_until([&] { return stopping_.load() || job_.load() != seen_job; });
     {
       std::unique_lock lock(mutex_);
+      if (!stopping_ && job_ != seen_job && work_ == nullptr) {
+        seen_job = job_;  // that job finished without this thread: wait for the next one
+        continue;
+      }
       wake_.wait(lock, [&] { return stopping_ || (job_ != seen_job && work_ != nullptr); });
       if (stopping_) return;
       seen_job = job_;

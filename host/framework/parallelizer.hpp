@@ -2,6 +2,7 @@
 // the configuration's parallelism, like upstream's parallelize.Until.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -37,9 +38,10 @@ class Parallelizer {
   std::size_t size_ = 0;
   std::size_t chunk_ = 1;
   std::size_t next_ = 0;  // next index to hand out (guarded by mutex_)
-  std::size_t busy_ = 0;  // workers inside run_chunks for the current job
-  std::size_t job_ = 0;   // increments per until() call
-  bool stopping_ = false;
+  // Written under mutex_; atomic so that threads may spin on them without it.
+  std::atomic<std::size_t> busy_{0};  // workers inside run_chunks for the current job
+  std::atomic<std::size_t> job_{0};   // increments per until() call
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace schedhost::framework
