@@ -23,8 +23,14 @@
 //   incoming pod's matched by existing pods, the existing pods' matched by the incoming pod;
 //   anti-affinity negative) and hardPodAffinityWeight per existing pod's required affinity term
 //   the incoming pod matches. NormalizeScore: min-max scaling to 0..100 (all equal: 0).
+//
+// Kept counts (ABI 1.2): the existing pods' anti-affinity counts and score sums (by the incoming
+//   pod's namespace and labels) and the counts for the incoming pod's terms (by its namespace and
+//   affinity) are kept from pod to pod and brought up to date from the snapshot's journal instead
+//   of recounted; the verdicts and scores are a recount's (tests/cli/kept_counts_test.cpp).
 #include <schedhost/k8s/label_selector.hpp>
 #include <schedhost/k8s/validation.hpp>
+#include <schedhost/kept_cache.hpp>
 #include <schedhost/plugin.hpp>
 
 #include <nlohmann/json.hpp>
@@ -343,49 +349,10 @@ using KeptScoreMap =
              std::less<>>;
 
 struct KeptCounts {
-  std::string signature;
-  std::uint64_t snapshot_id = 0;
-  std::uint64_t revision = 0;
-  std::uint64_t last_used = 0;
+  std::uint64_t revision = 0;             // the snapshot revision they are up to date with
   std::shared_ptr<const PodTerms> terms;  // the incoming pod's (namespaces merged), if kept
   SharedCounts counts[2];
   KeptScoreMap scores;  // PreScore's kept sums (existing_scores_cache_ only)
-};
-
-// The kept counts of one kind, the least recently used dropped past a few signatures.
-class KeptCountsCache {
- public:
-  // nullptr when none is kept for this signature on this snapshot (always, for id 0: a host
-  // without a journal).
-  std::shared_ptr<KeptCounts> find(std::string_view signature, std::uint64_t snapshot_id) {
-    if (snapshot_id == 0) return nullptr;
-    const std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& kept : entries_) {
-      if (kept->snapshot_id == snapshot_id && kept->signature == signature) {
-        kept->last_used = ++tick_;
-        return kept;
-      }
-    }
-    return nullptr;
-  }
-  void keep(const std::shared_ptr<KeptCounts>& kept) {
-    if (kept->snapshot_id == 0) return;
-    const std::lock_guard<std::mutex> lock(mutex_);
-    kept->last_used = ++tick_;
-    std::erase_if(entries_, [&](const auto& e) { return e->signature == kept->signature; });
-    if (entries_.size() >= kSize) {
-      entries_.erase(std::min_element(
-          entries_.begin(), entries_.end(),
-          [](const auto& a, const auto& b) { return a->last_used < b->last_used; }));
-    }
-    entries_.push_back(kept);
-  }
-
- private:
-  static constexpr std::size_t kSize = 16;
-  std::mutex mutex_;
-  std::uint64_t tick_ = 0;
-  std::vector<std::shared_ptr<KeptCounts>> entries_;
 };
 
 struct PreFilterState {
@@ -522,8 +489,8 @@ class InterPodAffinity {
         existing_anti_affinity_counts(ctx, pod, s->namespace_labels, version);
     if (has_required) {
       if (incoming == nullptr) {
-        incoming = count_incoming(ctx, terms, std::move(incoming_signature), version);
-        incoming_cache_.keep(incoming);
+        incoming = count_incoming(ctx, terms, version.revision);
+        incoming_cache_.keep(std::move(incoming_signature), version.id, incoming);
       } else {
         catch_up_incoming(ctx, *incoming, version.revision);
       }
@@ -714,8 +681,6 @@ class InterPodAffinity {
       return kept->counts[0];
     }
     kept = std::make_shared<KeptCounts>();
-    kept->signature = std::move(signature);
-    kept->snapshot_id = version.id;
     kept->revision = version.revision;
     kept->counts[0] = std::make_shared<TopologyCounts>();
     for (const schedhost::NodeInfo node :
@@ -728,7 +693,7 @@ class InterPodAffinity {
         }
       }
     }
-    existing_cache_.keep(kept);
+    existing_cache_.keep(std::move(signature), version.id, kept);
     return kept->counts[0];
   }
 
@@ -783,15 +748,13 @@ class InterPodAffinity {
       kept->revision = version.revision;
     } else {
       kept = std::make_shared<KeptCounts>();
-      kept->signature = std::move(signature);
-      kept->snapshot_id = version.id;
       kept->revision = version.revision;
       for (const schedhost::NodeInfo node :
            ctx.nodes_with_pods(SCHEDHOST_NODE_PODS_WITH_AFFINITY)) {
         for (const schedhost::Pod existing : node.pods(SCHEDHOST_NODE_PODS_WITH_AFFINITY))
           add_existing_pod_terms(kept->scores, *cached_terms(existing), pod, ns_labels, node, 1);
       }
-      existing_scores_cache_.keep(kept);
+      existing_scores_cache_.keep(std::move(signature), version.id, kept);
     }
     last_scores_ = kept;  // keeps the map alive for the caller on a host without a journal
     return kept->scores;
@@ -801,13 +764,11 @@ class InterPodAffinity {
   // nothing): counts[0] the pods matching every required affinity term, counts[1] those
   // matching each required anti-affinity term. Matches are counted per node on the host's
   // threads, then added in node order. Kept for later pods with the same terms.
-  static std::shared_ptr<KeptCounts> count_incoming(
-      const schedhost::Context& ctx, const std::shared_ptr<const PodTerms>& terms,
-      std::string signature, const schedhost::Context::SnapshotVersion& version) {
+  static std::shared_ptr<KeptCounts> count_incoming(const schedhost::Context& ctx,
+                                                    const std::shared_ptr<const PodTerms>& terms,
+                                                    std::uint64_t revision) {
     auto kept = std::make_shared<KeptCounts>();
-    kept->signature = std::move(signature);
-    kept->snapshot_id = version.id;
-    kept->revision = version.revision;
+    kept->revision = revision;
     kept->terms = terms;
     kept->counts[0] = std::make_shared<TopologyCounts>();
     kept->counts[1] = std::make_shared<TopologyCounts>();
@@ -894,9 +855,9 @@ class InterPodAffinity {
   std::int32_t hard_pod_affinity_weight_ = 1;
   bool ignore_preferred_terms_of_existing_pods_ = false;
 
-  KeptCountsCache existing_cache_;         // by the incoming pod's namespace and labels
-  KeptCountsCache incoming_cache_;         // by the incoming pod's namespace and affinity
-  KeptCountsCache existing_scores_cache_;  // PreScore's, by the namespace and labels
+  schedhost::KeptCache<KeptCounts> existing_cache_;  // by the incoming pod's namespace and labels
+  schedhost::KeptCache<KeptCounts> incoming_cache_;  // by its namespace and affinity
+  schedhost::KeptCache<KeptCounts> existing_scores_cache_;  // PreScore's, by namespace and labels
   std::shared_ptr<KeptCounts> last_scores_;
 
   std::mutex cache_mutex_;

@@ -40,12 +40,18 @@
 //   (CycleState "PreScorePodTopologySpread").
 // Score: round(sum over the constraints whose key the node has of count * weight + maxSkew - 1).
 // NormalizeScore: ignored nodes 0; max == 0: 100; else 100 * (max + min - score) / max.
+//
+// Kept counts (ABI 1.2): PreFilter's per-domain counts and PreScore's per-constraint totals are
+//   kept from pod to pod by counting_signature (all they depend on) and brought up to date from
+//   the snapshot's journal; the states share them (copied before AddPod/RemovePod change them).
+//   The verdicts and scores are a recount's (tests/cli/kept_counts_test.cpp).
 #include <schedhost/k8s/label_selector.hpp>
 #include <schedhost/k8s/node_selector.hpp>
 #include <schedhost/k8s/normalize_score.hpp>
 #include <schedhost/k8s/toleration.hpp>
 #include <schedhost/k8s/topology.hpp>
 #include <schedhost/k8s/validation.hpp>
+#include <schedhost/kept_cache.hpp>
 #include <schedhost/plugin.hpp>
 
 #include <nlohmann/json.hpp>
@@ -58,7 +64,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -306,18 +311,30 @@ struct PreFilterState {
 // that decides the counts (namespace, constraints, the node inclusion inputs) is in the
 // signature, so two pods with the same signature share the counts.
 struct SpreadCounts {
-  std::string signature;
   std::shared_ptr<const Constraints> constraints;
   std::string ns;
-  std::uint64_t snapshot_id = 0;
-  std::uint64_t revision = 0;
-  std::uint64_t last_used = 0;
+  std::uint64_t revision = 0;  // the snapshot revision they are up to date with
   std::size_t node_count = 0;
   // Per node and key (node * keys + key): the constraint whose count the node's domain takes
   // (the last one including the node; -1: none, or the node lacks a key) and the node's value.
   std::vector<std::int32_t> counting;
   std::vector<std::string> values;
   std::shared_ptr<KeyStates> keys;  // copied before a change while a cycle state holds it
+};
+
+// PreScore's counts for one set of soft constraints, kept like SpreadCounts: per constraint, the
+// matching pods per domain over every node the constraint counts (hostname constraints are
+// counted per node in Score instead).
+struct SpreadTotals {
+  std::shared_ptr<const Constraints> constraints;
+  std::string ns;
+  std::uint64_t revision = 0;  // the snapshot revision they are up to date with
+  std::size_t node_count = 0;
+  // Per node and constraint (node * constraints + constraint): whether the node counts for it,
+  // and its value of the constraint's key.
+  std::vector<char> counted;
+  std::vector<std::string> values;
+  std::vector<std::map<std::string, std::int64_t, std::less<>>> per_constraint;
 };
 
 struct PreScoreState {
@@ -378,7 +395,7 @@ class PodTopologySpread {
                    schedhost::PreFilterResult&) const {
     const schedhost::Context::SnapshotVersion version = ctx.snapshot_version();
     std::string signature = counting_signature(pod);
-    std::shared_ptr<SpreadCounts> counts = cached_counts(signature, version.id);
+    std::shared_ptr<SpreadCounts> counts = counts_cache_.find(signature, version.id);
     std::shared_ptr<const Constraints> cs;
     if (counts != nullptr) {
       cs = counts->constraints;
@@ -393,7 +410,8 @@ class PodTopologySpread {
     }
     if (cs->list.empty()) return Status::Skip();
     if (counts == nullptr) {
-      counts = count_all(ctx, pod, cs, std::move(signature), version);
+      counts = count_all(ctx, pod, cs, version.revision);
+      counts_cache_.keep(std::move(signature), version.id, counts);
     } else {
       catch_up(ctx, *counts, version.revision);
     }
@@ -442,15 +460,22 @@ class PodTopologySpread {
   Status PreScore(schedhost::Context& ctx, schedhost::CycleState& state, const schedhost::Pod& pod,
                   const schedhost::NodeList& nodes) const {
     if (nodes.empty() || ctx.nodes().empty()) return Status::Skip();
+    const schedhost::Context::SnapshotVersion version = ctx.snapshot_version();
+    std::string signature = counting_signature(pod);
+    std::shared_ptr<SpreadTotals> totals = totals_cache_.find(signature, version.id);
     std::shared_ptr<const Constraints> cs;
-    try {
-      cs = constraints_for(pod, kScheduleAnyway,
-                           "calculating preScoreState: obtaining pod's soft topology spread "
-                           "constraints",
-                           "calculating preScoreState: setting default soft topology spread "
-                           "constraints");
-    } catch (const std::exception& e) {
-      return Status::Error(e.what());
+    if (totals != nullptr) {
+      cs = totals->constraints;
+    } else {
+      try {
+        cs = constraints_for(pod, kScheduleAnyway,
+                             "calculating preScoreState: obtaining pod's soft topology spread "
+                             "constraints",
+                             "calculating preScoreState: setting default soft topology spread "
+                             "constraints");
+      } catch (const std::exception& e) {
+        return Status::Error(e.what());
+      }
     }
     if (cs->list.empty()) return Status::Skip();
 
@@ -487,29 +512,22 @@ class PodTopologySpread {
       s.weights[i] = std::log(static_cast<double>(size + 2));
     }
 
-    // Per node and constraint: the matching pods (-1: not counted), on the host's threads; then
-    // added to the domains of the candidate nodes, in node order.
-    const std::string_view ns = pod.namespace_name();
-    const auto all = ctx.nodes();
-    const std::size_t nc = cs->list.size();
-    std::vector<std::int64_t> node_counts(all.size() * nc, -1);
-    ctx.parallel_for(all.size(), [&](std::size_t i) {
-      const schedhost::NodeInfo node = all[i];
-      if (require_all && !has_all_keys(node, *cs)) return;
-      for (std::size_t j = 0; j < nc; ++j) {
-        const Constraint& c = cs->list[j];
-        if (c.hostname) continue;  // counted per node in Score
-        if (!include_node(c, pod, node, cs->required)) continue;
-        node_counts[i * nc + j] = count_pods(node.pods(), c.selector, ns);
+    // The matching pods per domain of the candidate nodes, from the totals over every counted
+    // node (kept across pods, caught up from the snapshot's journal).
+    if (totals == nullptr) {
+      totals = count_totals(ctx, pod, cs, require_all, version.revision);
+      totals_cache_.keep(std::move(signature), version.id, totals);
+    } else {
+      catch_up(ctx, *totals, version.revision);
+    }
+    for (std::size_t j = 0; j < cs->list.size(); ++j) {
+      const Constraint& c = cs->list[j];
+      if (c.hostname) continue;  // counted per node in Score
+      const auto& domain_totals = totals->per_constraint[j];
+      for (auto& [value, count] : s.pod_counts[c.key_index]) {
+        const auto it = domain_totals.find(value);
+        if (it != domain_totals.end()) count += it->second;
       }
-    });
-    for (std::size_t i = 0; i < node_counts.size(); ++i) {
-      if (node_counts[i] < 0) continue;
-      const Constraint& c = cs->list[i % nc];
-      auto& counts = s.pod_counts[c.key_index];
-      const auto it = counts.find(all[i / nc].label(c.topology_key).value_or(std::string_view()));
-      if (it == counts.end()) continue;  // no candidate node in this domain
-      it->second += node_counts[i];
     }
     state.emplace<PreScoreState>(kPreScoreStateKey, std::move(s));
     return {};
@@ -748,33 +766,15 @@ class PodTopologySpread {
     return out;
   }
 
-  // The kept counts for this signature on this snapshot, or nullptr (never kept on a host
-  // without a snapshot journal: id 0).
-  std::shared_ptr<SpreadCounts> cached_counts(const std::string& signature,
-                                              std::uint64_t snapshot_id) const {
-    if (snapshot_id == 0) return nullptr;
-    const std::lock_guard<std::mutex> lock(cache_mutex_);
-    for (const auto& counts : cache_) {
-      if (counts->snapshot_id == snapshot_id && counts->signature == signature) {
-        counts->last_used = ++tick_;
-        return counts;
-      }
-    }
-    return nullptr;
-  }
-
-  // upstream calPreFilterState's count over every node, kept for later cycles (replacing the
-  // least recently used entry past kCacheSize).
-  std::shared_ptr<SpreadCounts> count_all(
-      const schedhost::Context& ctx, const schedhost::Pod& pod,
-      const std::shared_ptr<const Constraints>& cs, std::string signature,
-      const schedhost::Context::SnapshotVersion& version) const {
+  // upstream calPreFilterState's count over every node.
+  static std::shared_ptr<SpreadCounts> count_all(const schedhost::Context& ctx,
+                                                 const schedhost::Pod& pod,
+                                                 const std::shared_ptr<const Constraints>& cs,
+                                                 std::uint64_t revision) {
     auto counts = std::make_shared<SpreadCounts>();
-    counts->signature = std::move(signature);
     counts->constraints = cs;
     counts->ns = std::string(pod.namespace_name());
-    counts->snapshot_id = version.id;
-    counts->revision = version.revision;
+    counts->revision = revision;
     const auto nodes = ctx.nodes();
     const std::size_t nk = cs->keys.size();
     counts->node_count = nodes.size();
@@ -807,18 +807,66 @@ class PodTopologySpread {
       it->second += node_counts[i];
     }
     summarize(*counts->keys);
-    if (version.id != 0) {
-      const std::lock_guard<std::mutex> lock(cache_mutex_);
-      counts->last_used = ++tick_;
-      std::erase_if(cache_, [&](const auto& c) { return c->signature == counts->signature; });
-      if (cache_.size() >= kCacheSize) {
-        cache_.erase(std::min_element(
-            cache_.begin(), cache_.end(),
-            [](const auto& a, const auto& b) { return a->last_used < b->last_used; }));
-      }
-      cache_.push_back(counts);
-    }
     return counts;
+  }
+
+  // upstream initPreScoreState's count over every node, per constraint and domain.
+  static std::shared_ptr<SpreadTotals> count_totals(const schedhost::Context& ctx,
+                                                    const schedhost::Pod& pod,
+                                                    const std::shared_ptr<const Constraints>& cs,
+                                                    bool require_all, std::uint64_t revision) {
+    auto totals = std::make_shared<SpreadTotals>();
+    totals->constraints = cs;
+    totals->ns = std::string(pod.namespace_name());
+    totals->revision = revision;
+    const auto all = ctx.nodes();
+    const std::size_t nc = cs->list.size();
+    totals->node_count = all.size();
+    totals->counted.assign(all.size() * nc, 0);
+    totals->values.resize(all.size() * nc);
+    // Per node and constraint: the matching pods (-1: not counted), on the host's threads; then
+    // added up per domain in node order.
+    std::vector<std::int64_t> node_counts(all.size() * nc, -1);
+    ctx.parallel_for(all.size(), [&](std::size_t i) {
+      const schedhost::NodeInfo node = all[i];
+      if (require_all && !has_all_keys(node, *cs)) return;
+      for (std::size_t j = 0; j < nc; ++j) {
+        const Constraint& c = cs->list[j];
+        if (c.hostname) continue;
+        if (!include_node(c, pod, node, cs->required)) continue;
+        const std::size_t slot = i * nc + j;
+        node_counts[slot] = count_pods(node.pods(), c.selector, totals->ns);
+        totals->counted[slot] = 1;
+        totals->values[slot] = std::string(node.label(c.topology_key).value_or(""));
+      }
+    });
+    totals->per_constraint.resize(nc);
+    for (std::size_t slot = 0; slot < node_counts.size(); ++slot) {
+      if (node_counts[slot] < 0) continue;
+      totals->per_constraint[slot % nc][totals->values[slot]] += node_counts[slot];
+    }
+    return totals;
+  }
+
+  // PreScore's catch_up: the changes since the totals were made, added to their domains.
+  static void catch_up(const schedhost::Context& ctx, SpreadTotals& totals,
+                       std::uint64_t revision) {
+    if (totals.revision >= revision) return;
+    const Constraints& cs = *totals.constraints;
+    const std::size_t nc = cs.list.size();
+    ctx.for_each_change(totals.revision, revision,
+                        [&](const schedhost::Pod& pod, std::size_t node, std::int32_t delta) {
+                          if (node >= totals.node_count) return;
+                          for (std::size_t j = 0; j < nc; ++j) {
+                            const std::size_t slot = node * nc + j;
+                            if (totals.counted[slot] == 0) continue;
+                            const k8s::LabelSelector& selector = cs.list[j].selector;
+                            if (selector.matches_everything()) continue;  // counts nothing
+                            if (!k8s::pod_counts(pod, selector, totals.ns)) continue;
+                            totals.per_constraint[j][totals.values[slot]] += delta;
+                          }
+                        });
+    totals.revision = revision;
   }
 
   // Replays the snapshot's changes since the counts were made: a pod placed on or removed from
@@ -852,16 +900,13 @@ class PodTopologySpread {
     counts.revision = revision;
   }
 
-  static constexpr std::size_t kCacheSize = 16;
-
   bool system_defaulted_ = false;
   std::vector<RawConstraint> default_constraints_;
 
-  // Cross-cycle counts. PreFilter is [cycle] (one at a time per instance); the lock only keeps
-  // the plugin safe should a host ever call it for two pods at once.
-  mutable std::mutex cache_mutex_;
-  mutable std::uint64_t tick_ = 0;
-  mutable std::vector<std::shared_ptr<SpreadCounts>> cache_;
+  // Counts kept across pods, by counting_signature (PreFilter and PreScore are [cycle] hooks:
+  // one pod at a time per instance, so a kept value is updated by one thread at a time).
+  mutable schedhost::KeptCache<SpreadCounts> counts_cache_;
+  mutable schedhost::KeptCache<SpreadTotals> totals_cache_;
 };
 
 }  // namespace

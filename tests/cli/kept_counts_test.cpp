@@ -20,7 +20,7 @@ const std::string kSource = SCHEDHOST_SOURCE_DIR;
 
 json node(int i) {
   const std::string name = "node-" + std::to_string(i);
-  const json amounts = {{"cpu", "4"}, {"memory", "32Gi"}, {"pods", "110"}};
+  const json amounts = {{"cpu", "6"}, {"memory", "32Gi"}, {"pods", "110"}};
   return {{"apiVersion", "v1"},
           {"kind", "Node"},
           {"metadata",
@@ -36,7 +36,8 @@ json selector(const std::string& app) {
 }
 
 // One pod of `app` asking for `cpu`; bound to `node_name` when it is not empty. A "lookalike" is
-// labelled app=cache and only prefers to keep away from web pods.
+// labelled app=cache and only has preferences: spread cache pods over zones, keep away from web
+// pods.
 json pod(const std::string& name, const std::string& app, int priority, const char* cpu,
          const std::string& node_name = "") {
   json spec = {{"priority", priority},
@@ -60,6 +61,11 @@ json pod(const std::string& name, const std::string& app, int priority, const ch
                            json::array({{{"labelSelector", selector("cache")},
                                          {"topologyKey", "kubernetes.io/hostname"}}})}}}};
   } else if (app == "lookalike") {
+    spec["topologySpreadConstraints"] =
+        json::array({{{"maxSkew", 1},
+                      {"topologyKey", "topology.kubernetes.io/zone"},
+                      {"whenUnsatisfiable", "ScheduleAnyway"},
+                      {"labelSelector", selector("cache")}}});
     spec["affinity"] = {
         {"podAntiAffinity",
          {{"preferredDuringSchedulingIgnoredDuringExecution",
@@ -83,11 +89,11 @@ json pod(const std::string& name, const std::string& app, int priority, const ch
           {"spec", spec}};
 }
 
-// 24 nodes of 4 cpu in 3 zones, each running one priority-0 pod of 2 cpu (web, cache or
+// 24 nodes of 6 cpu in 3 zones, each running one priority-0 pod of 4 cpu (web, cache or
 // lookalike: what they counted and scored must go when they do); 150 pending pods of priority
 // 100: spread, anti-affinity, affinity and lookalike pods of 1 cpu, and evictors of 3 cpu that
-// preempt running pods (removals in the journal) from the start, while the others are scored on
-// many nodes. Once the cpu is gone, the rest fail.
+// preempt running pods (removals in the journal) from the start and leave room on those nodes,
+// so later pods are scored there. Once the cpu is gone, the rest fail.
 std::string cluster() {
   std::string out;
   auto add = [&out](const json& object) { out += object.dump() + "\n---\n"; };
@@ -95,7 +101,7 @@ std::string cluster() {
     add(node(i));
   for (int i = 0; i < 24; ++i) {
     const char* running[] = {"web", "cache", "lookalike"};
-    add(pod("running-" + std::to_string(i), running[i % 3], 0, "2",
+    add(pod("running-" + std::to_string(i), running[i % 3], 0, "4",
             "node-" + std::to_string(i)));
   }
   // An evictor (3 cpu) fits nowhere without preempting, even while the others still fit.
