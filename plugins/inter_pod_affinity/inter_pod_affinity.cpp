@@ -654,15 +654,22 @@ class InterPodAffinity {
     return entry.terms;
   }
 
-  // upstream getExistingAntiAffinityCounts over HavePodsWithRequiredAntiAffinityList: the
-  // existing pods' required anti-affinity terms that match the incoming pod. They depend on the
-  // pod's namespace (and its labels) and labels only, so pods alike share kept counts.
-  SharedCounts existing_anti_affinity_counts(const schedhost::Context& ctx,
-                                             const schedhost::Pod& pod, const LabelSet& ns_labels,
-                                             const schedhost::Context::SnapshotVersion& version) {
+  // The incoming pod as the existing pods' terms see it: its namespace (whose labels are fixed
+  // for a snapshot) and its labels. What those terms add up to depends on nothing else.
+  static std::string identity_signature(const schedhost::Pod& pod) {
     std::string signature(pod.namespace_name());
     for (const auto& kv : pod.labels())
       signature.append("\x1f").append(kv.key).append("=").append(kv.value);
+    return signature;
+  }
+
+  // upstream getExistingAntiAffinityCounts over HavePodsWithRequiredAntiAffinityList: the
+  // existing pods' required anti-affinity terms that match the incoming pod, kept by
+  // identity_signature.
+  SharedCounts existing_anti_affinity_counts(const schedhost::Context& ctx,
+                                             const schedhost::Pod& pod, const LabelSet& ns_labels,
+                                             const schedhost::Context::SnapshotVersion& version) {
+    std::string signature = identity_signature(pod);
     std::shared_ptr<KeptCounts> kept = existing_cache_.find(signature, version.id);
     if (kept != nullptr) {
       const auto nodes = ctx.nodes();
@@ -728,14 +735,12 @@ class InterPodAffinity {
       add(t.term, -static_cast<std::int64_t>(t.weight));
   }
 
-  // PreScore's sums for the existing pods' terms: they depend on the incoming pod's namespace
-  // and labels only, so they are kept per such signature and caught up from the journal.
+  // PreScore's sums for the existing pods' terms that match the incoming pod, kept by
+  // identity_signature and caught up from the journal.
   const KeptScoreMap& existing_scores(const schedhost::Context& ctx, const schedhost::Pod& pod,
                                       const LabelSet& ns_labels) {
     const schedhost::Context::SnapshotVersion version = ctx.snapshot_version();
-    std::string signature(pod.namespace_name());
-    for (const auto& kv : pod.labels())
-      signature.append("\x1f").append(kv.key).append("=").append(kv.value);
+    std::string signature = identity_signature(pod);
     std::shared_ptr<KeptCounts> kept = existing_scores_cache_.find(signature, version.id);
     if (kept != nullptr) {
       const auto nodes = ctx.nodes();

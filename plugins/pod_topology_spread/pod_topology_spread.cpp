@@ -57,6 +57,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -251,7 +252,7 @@ struct CriticalPaths {
     std::string value;
     std::int64_t num = std::numeric_limits<std::int32_t>::max();
   };
-  Path paths[2];
+  std::array<Path, 2> paths;
 
   void update(std::string_view value, std::int64_t num) {
     int i = -1;
@@ -305,16 +306,32 @@ struct PreFilterState {
   }
 };
 
+// What both kinds of kept counts start with: what they count, and where they stand.
+struct KeptSpread {
+  std::shared_ptr<const Constraints> constraints;
+  std::string ns;              // the incoming pod's: only pods of this namespace count
+  std::uint64_t revision = 0;  // the snapshot revision they are up to date with
+  std::size_t node_count = 0;
+};
+
+template <class Kept>
+std::shared_ptr<Kept> start_kept(const schedhost::Pod& pod,
+                                 const std::shared_ptr<const Constraints>& cs,
+                                 std::uint64_t revision, std::size_t node_count) {
+  auto kept = std::make_shared<Kept>();
+  kept->constraints = cs;
+  kept->ns = std::string(pod.namespace_name());
+  kept->revision = revision;
+  kept->node_count = node_count;
+  return kept;
+}
+
 // PreFilter's counts for one set of constraints, kept from cycle to cycle and brought up to date
 // from the snapshot's journal (ABI 1.2) instead of recounted: upstream recounts every pod on
 // every node for each incoming pod, which is most of a spreading workload's time. Everything
 // that decides the counts (namespace, constraints, the node inclusion inputs) is in the
 // signature, so two pods with the same signature share the counts.
-struct SpreadCounts {
-  std::shared_ptr<const Constraints> constraints;
-  std::string ns;
-  std::uint64_t revision = 0;  // the snapshot revision they are up to date with
-  std::size_t node_count = 0;
+struct SpreadCounts : KeptSpread {
   // Per node and key (node * keys + key): the constraint whose count the node's domain takes
   // (the last one including the node; -1: none, or the node lacks a key) and the node's value.
   std::vector<std::int32_t> counting;
@@ -325,11 +342,7 @@ struct SpreadCounts {
 // PreScore's counts for one set of soft constraints, kept like SpreadCounts: per constraint, the
 // matching pods per domain over every node the constraint counts (hostname constraints are
 // counted per node in Score instead).
-struct SpreadTotals {
-  std::shared_ptr<const Constraints> constraints;
-  std::string ns;
-  std::uint64_t revision = 0;  // the snapshot revision they are up to date with
-  std::size_t node_count = 0;
+struct SpreadTotals : KeptSpread {
   // Per node and constraint (node * constraints + constraint): whether the node counts for it,
   // and its value of the constraint's key.
   std::vector<char> counted;
@@ -771,13 +784,9 @@ class PodTopologySpread {
                                                  const schedhost::Pod& pod,
                                                  const std::shared_ptr<const Constraints>& cs,
                                                  std::uint64_t revision) {
-    auto counts = std::make_shared<SpreadCounts>();
-    counts->constraints = cs;
-    counts->ns = std::string(pod.namespace_name());
-    counts->revision = revision;
     const auto nodes = ctx.nodes();
+    auto counts = start_kept<SpreadCounts>(pod, cs, revision, nodes.size());
     const std::size_t nk = cs->keys.size();
-    counts->node_count = nodes.size();
     counts->counting.assign(nodes.size() * nk, -1);
     counts->values.resize(nodes.size() * nk);
     // Per node and key: the matching pods (-1: not counted). Counted on the host's threads
@@ -815,13 +824,9 @@ class PodTopologySpread {
                                                     const schedhost::Pod& pod,
                                                     const std::shared_ptr<const Constraints>& cs,
                                                     bool require_all, std::uint64_t revision) {
-    auto totals = std::make_shared<SpreadTotals>();
-    totals->constraints = cs;
-    totals->ns = std::string(pod.namespace_name());
-    totals->revision = revision;
     const auto all = ctx.nodes();
+    auto totals = start_kept<SpreadTotals>(pod, cs, revision, all.size());
     const std::size_t nc = cs->list.size();
-    totals->node_count = all.size();
     totals->counted.assign(all.size() * nc, 0);
     totals->values.resize(all.size() * nc);
     // Per node and constraint: the matching pods (-1: not counted), on the host's threads; then
