@@ -23,9 +23,9 @@ std::string cell(const std::string& s, int width) {
 
 void print_header(std::ostream& out) {
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%-38s %6s %6s %6s %9s %8s %8s %8s %9s %9s %9s %8s %6s\n",
+  std::snprintf(buf, sizeof buf, "%-38s %6s %6s %6s %9s %8s %8s %8s %9s %9s %9s %8s %6s %10s\n",
                 "workload", "nodes", "init", "meas", "pods/s", "win_p50", "win_p90", "win_p99",
-                "lat_p50us", "lat_p99us", "cpu_us/pod", "rss_MiB", "eval");
+                "lat_p50us", "lat_p99us", "cpu_us/pod", "rss_MiB", "eval", "calls/pod");
   out << buf;
 }
 
@@ -45,7 +45,8 @@ void print_row(std::ostream& out, const nlohmann::json& row) {
       << cell(fixed(row["latency_p50_us"], 0), 9) << ' ' << cell(fixed(row["latency_p99_us"], 0), 9)
       << ' ' << cell(fixed(row["cpu_us_per_pod"], 0), 9) << ' '
       << cell(fixed(row["peak_rss_mib"], 0), 8) << ' '
-      << cell(std::to_string(row["nodes_to_find"].get<long>()), 6) << "\n";
+      << cell(std::to_string(row["nodes_to_find"].get<long>()), 6) << ' '
+      << cell(fixed(row["plugin_calls_per_pod"], 0), 10) << "\n";
   out.flush();
 }
 
@@ -55,7 +56,9 @@ void print_notes(std::ostream& out, const nlohmann::json& rows) {
          "the average is meaningful); lat: time between consecutive bindings; cpu_us/pod: CPU time "
          "of all threads during the run "
          "/ measured pods (less sensitive to a loaded machine than the wall-clock figures); eval: "
-         "numFeasibleNodesToFind (nodes Filter must pass per pod).\n";
+         "numFeasibleNodesToFind (nodes Filter must pass per pod); calls/pod: plugin hook "
+         "invocations "
+         "during the run (every extension point but QueueSort's comparisons) / measured pods.\n";
   for (const auto& row : rows) {
     if (row.contains("error")) continue;
     const std::string name = row["name"];

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,6 +19,7 @@
 #include "cluster/cluster_file.hpp"
 #include "config/config_parser.hpp"
 #include "config/profile_resolver.hpp"
+#include "framework/plugin_call_counter.hpp"
 #include "loader/plugin_directories.hpp"
 #include "loader/plugin_registry.hpp"
 #include "scheduler/feasible_nodes.hpp"
@@ -228,11 +230,13 @@ nlohmann::json run_workload(const Workload& w, const RunnerSettings& settings) {
     changes.push_back(std::chrono::duration<double>(Clock::now() - start).count());
   };
   const double cpu_before = cpu_seconds();
+  const std::uint64_t calls_before = schedhost::framework::PluginCallCounter::total();
   start = Clock::now();
   const schedhost::scheduler::RunResult result =
       schedhost::scheduler::run_scheduler(config, registry, cluster, options);
   const double run_s = seconds_since(start);
   const double run_cpu_s = cpu_seconds() - cpu_before;
+  const std::uint64_t calls = schedhost::framework::PluginCallCounter::total() - calls_before;
   const double rss = peak_rss_mib();
 
   const auto summary = result.summary();
@@ -256,6 +260,11 @@ nlohmann::json run_workload(const Workload& w, const RunnerSettings& settings) {
       // CPU time of every thread: less sensitive than wall time to other load on the machine.
       {"run_cpu_s", run_cpu_s},
       {"cpu_us_per_pod", w.measured.count > 0 ? run_cpu_s * 1e6 / w.measured.count : 0.0},
+      // Every hook invocation (QueueSort's comparisons aside) / measured pods.
+      {"plugin_calls", calls},
+      {"plugin_calls_per_pod",
+       w.measured.count > 0 ? static_cast<double>(calls) / static_cast<double>(w.measured.count)
+                            : 0.0},
       {"pods_per_s", t.average},
       {"windows", t.windows},
       {"window_p50", t.p50 ? nlohmann::json(*t.p50) : nlohmann::json()},

@@ -6,6 +6,7 @@
 
 #include "common/input_error.hpp"
 #include "framework/call.hpp"
+#include "framework/plugin_call_counter.hpp"
 #include "framework/post_filter_scope.hpp"
 
 namespace schedhost::framework {
@@ -95,6 +96,7 @@ void Framework::set_environment(const cluster::Snapshot* snapshot, WaitingPods* 
 
 template <class Hook>
 schedhost_code_t Framework::invoke(Call& c, const PluginInstance& plugin, Hook&& hook) const {
+  PluginCallCounter::count();
   c.reset(plugin.name());
   return hook(plugin.vtable(), plugin.self(), c.handle());
 }
