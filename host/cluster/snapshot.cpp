@@ -40,7 +40,6 @@ Snapshot::Snapshot(const std::vector<std::shared_ptr<const Node>>& nodes,
     }
     place(pod, *index);
   }
-  journal_.restart();  // the pods of the cluster file are the starting state, not changes
 }
 
 void Snapshot::set_namespaces(const std::vector<std::shared_ptr<const Namespace>>& namespaces) {
@@ -117,7 +116,6 @@ void Snapshot::place(std::shared_ptr<const Pod> pod, size_t node_index) {
   if (!pod_node_.emplace(pod->uid(), node_index).second) {
     throw std::invalid_argument("Snapshot: pod uid \"" + pod->uid() + "\" is already placed");
   }
-  journal_.record(pod, node_index, +1);
   node_infos_[node_index].add_pod(std::move(pod));
   update_nodes_with_pods(node_index);
 }
@@ -143,6 +141,7 @@ std::shared_ptr<const Pod> Snapshot::assume(const Pod& pod, std::string_view nod
   }
   std::shared_ptr<const Pod> bound = pod.bound_to(node_name);
   place(bound, *index);
+  journal_.record(bound, *index, +1);  // the cluster file's pods are the start, not changes
   return bound;
 }
 

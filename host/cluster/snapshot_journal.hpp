@@ -43,11 +43,6 @@ class SnapshotJournal {
   void record(std::shared_ptr<const Pod> pod, size_t node_index, int32_t delta) {
     changes_.push_back({std::move(pod), node_index, delta});
   }
-  // Forgets every change and starts a new timeline (the snapshot was rebuilt).
-  void restart() {
-    id_ = next_id();
-    changes_.clear();
-  }
 
  private:
   static uint64_t next_id();

@@ -564,7 +564,8 @@ class InterPodAffinity {
       }
     }
     // The existing pods' terms against the incoming pod (upstream HavePodsWithAffinityList).
-    for (const auto& [key, values] : existing_scores(ctx, pod, ns_labels)) {
+    const std::shared_ptr<const KeptCounts> existing = existing_scores(ctx, pod, ns_labels);
+    for (const auto& [key, values] : existing->scores) {
       auto& out = m[key];
       for (const auto& [value, sum] : values)
         out[value] += sum.weight;
@@ -737,8 +738,9 @@ class InterPodAffinity {
 
   // PreScore's sums for the existing pods' terms that match the incoming pod, kept by
   // identity_signature and caught up from the journal.
-  const KeptScoreMap& existing_scores(const schedhost::Context& ctx, const schedhost::Pod& pod,
-                                      const LabelSet& ns_labels) {
+  std::shared_ptr<const KeptCounts> existing_scores(const schedhost::Context& ctx,
+                                                    const schedhost::Pod& pod,
+                                                    const LabelSet& ns_labels) {
     const schedhost::Context::SnapshotVersion version = ctx.snapshot_version();
     std::string signature = identity_signature(pod);
     std::shared_ptr<KeptCounts> kept = existing_scores_cache_.find(signature, version.id);
@@ -761,8 +763,7 @@ class InterPodAffinity {
       }
       existing_scores_cache_.keep(std::move(signature), version.id, kept);
     }
-    last_scores_ = kept;  // keeps the map alive for the caller on a host without a journal
-    return kept->scores;
+    return kept;
   }
 
   // upstream getIncomingAffinityAntiAffinityCounts over every pod (nodes without pods add
@@ -863,7 +864,6 @@ class InterPodAffinity {
   schedhost::KeptCache<KeptCounts> existing_cache_;  // by the incoming pod's namespace and labels
   schedhost::KeptCache<KeptCounts> incoming_cache_;  // by its namespace and affinity
   schedhost::KeptCache<KeptCounts> existing_scores_cache_;  // PreScore's, by namespace and labels
-  std::shared_ptr<KeptCounts> last_scores_;
 
   std::mutex cache_mutex_;
   std::uint64_t epoch_ = 0;
