@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "framework/call.hpp"
+#include "framework/plugin_host.hpp"
 #include "loader/abi_layout.hpp"
 #include "loader/elf_check.hpp"
 #include "loader/plugin_name.hpp"
@@ -35,7 +36,14 @@ std::string version(std::uint32_t major, std::uint32_t minor) {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-const std::string kHostAbi = version(SCHEDHOST_ABI_MAJOR, SCHEDHOST_ABI_MINOR);
+// The minor plugins are offered: this build's, or the older one SCHEDHOST_EMULATE_ABI_MINOR
+// asked for, so an emulated host refuses what the real older host would.
+std::uint32_t host_minor() {
+  return framework::host_api()->abi_minor;
+}
+std::string host_abi() {
+  return version(SCHEDHOST_ABI_MAJOR, host_minor());
+}
 
 std::string c_string(const char* s) {
   return s == nullptr ? std::string() : std::string(s);
@@ -165,13 +173,13 @@ OpenResult open_library(const std::string& path, const std::string& load_from) {
   }
   if (raw->abi_major != SCHEDHOST_ABI_MAJOR) {
     return {nullptr, "built for plugin ABI " + version(raw->abi_major, raw->abi_minor) +
-                         ", this host has ABI " + kHostAbi + ": rebuild the plugin with the " +
+                         ", this host has ABI " + host_abi() + ": rebuild the plugin with the " +
                          std::to_string(SCHEDHOST_ABI_MAJOR) + ".x SDK"};
   }
-  if (raw->min_host_abi_minor > SCHEDHOST_ABI_MINOR) {
+  if (raw->min_host_abi_minor > host_minor()) {
     return {nullptr, "needs plugin ABI " + version(raw->abi_major, raw->min_host_abi_minor) +
-                         " or newer, this host has ABI " + kHostAbi +
-                         ": upgrade schedhost, or rebuild the plugin for ABI " + kHostAbi};
+                         " or newer, this host has ABI " + host_abi() +
+                         ": upgrade schedhost, or rebuild the plugin for ABI " + host_abi()};
   }
   if (raw->struct_size < kLibrarySize_1_0) {
     return {nullptr, "schedhost_library_t is " + std::to_string(raw->struct_size) +

@@ -12,6 +12,7 @@
 
 #include "common/input_error.hpp"
 #include "framework/call.hpp"
+#include "framework/plugin_host.hpp"
 #include "framework/plugin_instance.hpp"
 #include "loader/plugin_registry.hpp"
 #include "support/fixtures.hpp"
@@ -108,6 +109,22 @@ TEST(Loader, ReportsDlopenErrorForAMissingDependency) {
   EXPECT_EQ(refusal(loader_fixture("missing_dependency")),
             "cannot be loaded: libloader_fixture_dep.so: cannot open shared object file: No such "
             "file or directory");
+}
+
+// SCHEDHOST_EMULATE_ABI_MINOR makes the host an older one for the loader too: a library that
+// needs 1.2 is refused by an emulated 1.1 host, as a real one would refuse it.
+TEST(Loader, AnEmulatedOlderHostRefusesWhatNeedsANewerMinor) {
+  const std::string path = loader_fixture("needs_minor_2");
+  ASSERT_TRUE(framework::emulate_host_abi_minor(1));
+  const std::string refused = refusal(path);
+  ASSERT_TRUE(framework::emulate_host_abi_minor(SCHEDHOST_ABI_MINOR));
+  EXPECT_EQ(refused,
+            "needs plugin ABI 1.2 or newer, this host has ABI 1.1: upgrade schedhost, or rebuild "
+            "the plugin for ABI 1.1");
+  PluginRegistry registry;  // this host, 1.2, loads it
+  registry.load_file(path);
+  EXPECT_TRUE(registry.failures().empty());
+  EXPECT_EQ(registry.libraries().size(), 1u);
 }
 
 struct RefusalCase {

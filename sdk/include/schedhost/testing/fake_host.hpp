@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -258,7 +259,7 @@ class FakeHost {
   // The fake snapshot never journals changes: any edit makes it a new snapshot (new id,
   // revision 0), so a plugin's data kept across calls is recomputed.
   void new_snapshot() {
-    static std::uint64_t last = 0;
+    static std::atomic<std::uint64_t> last{0};  // FakeHosts may live on several test threads
     snapshot_id_ = ++last;
   }
   // How many nodes of the snapshot have each image, as the host's ImageStates.
