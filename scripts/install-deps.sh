@@ -12,6 +12,9 @@ packages=(
   libspdlog-dev libcli11-dev              # logging, command-line flags
   libgtest-dev libgmock-dev               # tests
   libbenchmark-dev                        # make bench
+  libcurl4-openssl-dev libssl-dev         # the Kubernetes API client (TLS, base64)
+  openssl etcd-server                     # the live tests: certificates made at test time, and
+                                          # etcd when the project's own is not built (make controlplane)
 )
 
 missing=()
@@ -20,6 +23,24 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+
+# Go builds the live tests' control plane (make controlplane, tests/controlplane/). It is not a
+# Debian package here: Debian's golang-go (1.19) is older than Kubernetes v1.35's go.mod needs.
+check_go() {
+  local need have
+  need="$(awk '$1 == "go" {print $2; exit}' "$(dirname "$0")/../tests/controlplane/kubernetes/go.mod")"
+  if ! have="$(PATH="$PATH:/usr/local/go/bin" go env GOVERSION 2>/dev/null)"; then
+    echo "install-deps: note: no Go; make controlplane needs Go $need or newer (from https://go.dev/dl," \
+         "into /usr/local/go); without it the live tests use KUBEBUILDER_ASSETS or skip" >&2
+    return 0
+  fi
+  have="${have#go}"
+  if [[ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -1)" != "$need" ]]; then
+    echo "install-deps: note: Go $have is older than the $need make controlplane needs:" \
+         "install a newer one from https://go.dev/dl" >&2
+  fi
+}
+check_go
 
 if ((${#missing[@]} == 0)); then
   exit 0

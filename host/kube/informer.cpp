@@ -1,0 +1,336 @@
+#include "kube/informer.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <random>
+
+#include "kube/backoff.hpp"
+#include "kube/watch_decoder.hpp"
+
+namespace schedhost::kube {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A watch that ends this soon with no event is a failure (client-go's "very short watch").
+constexpr auto kVeryShortWatch = std::chrono::seconds(1);
+
+}  // namespace
+
+Informer::Informer(ApiClient& client, Resource resource, InformerOptions options)
+    : client_(client), resource_(std::move(resource)), options_(std::move(options)) {}
+
+Informer::~Informer() { stop(); }
+
+void Informer::set_handler(InformerHandler handler) { handler_ = std::move(handler); }
+
+void Informer::start() {
+  if (thread_.joinable()) return;
+  stopping_ = false;
+  thread_ = std::thread([this] { run(); });
+}
+
+void Informer::stop() {
+  stopping_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    paused_ = false;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+bool Informer::wait_for_sync(std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  while (!synced_ && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return synced_;
+}
+
+Object Informer::get(const std::string& key) const {
+  std::lock_guard lock(mutex_);
+  auto it = store_.find(key);
+  return it == store_.end() ? nullptr : it->second;
+}
+
+std::vector<Object> Informer::list() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Object> out;
+  out.reserve(store_.size());
+  for (const auto& [key, object] : store_)
+    out.push_back(object);
+  return out;
+}
+
+std::size_t Informer::size() const {
+  std::lock_guard lock(mutex_);
+  return store_.size();
+}
+
+std::string Informer::last_resource_version() const {
+  std::lock_guard lock(mutex_);
+  return resource_version_;
+}
+
+InformerStats Informer::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void Informer::pause() {
+  {
+    std::lock_guard lock(mutex_);
+    paused_ = true;
+  }
+  cut_ = true;
+}
+
+void Informer::resume() {
+  {
+    std::lock_guard lock(mutex_);
+    paused_ = false;
+  }
+  wake_.notify_all();
+}
+
+bool Informer::sleep_for(std::chrono::milliseconds d) {
+  std::unique_lock lock(mutex_);
+  wake_.wait_for(lock, d, [this] { return stopping_.load(); });
+  return !stopping_;
+}
+
+void Informer::log_failure(const std::string& what) {
+  {
+    std::lock_guard lock(mutex_);
+    ++stats_.failures;
+  }
+  // One line per distinct failure: a server that stays away does not flood the log.
+  if (what == last_logged_) return;
+  last_logged_ = what;
+  spdlog::warn("informer {}: {} (retrying with backoff)", resource_.display(), what);
+}
+
+std::string Informer::list_query(const std::string& resource_version,
+                                 const std::string& cont) const {
+  std::string q = resource_.collection_path() + "?";
+  if (!cont.empty()) {
+    q += "continue=" + url_escape(cont);
+  } else {
+    q += "resourceVersion=" + url_escape(resource_version);
+  }
+  if (options_.page_size > 0) q += "&limit=" + std::to_string(options_.page_size);
+  if (!options_.field_selector.empty()) {
+    q += "&fieldSelector=" + url_escape(options_.field_selector);
+  }
+  if (!options_.label_selector.empty()) {
+    q += "&labelSelector=" + url_escape(options_.label_selector);
+  }
+  return q;
+}
+
+bool Informer::list_and_replace(const std::string& resource_version) {
+  std::map<std::string, Object> listed;
+  std::string list_version;
+  std::string cont;
+  int pages = 0;
+  try {
+    do {
+      const std::string path = list_query(resource_version, cont);
+      nlohmann::json page = client_.get(path);
+      ++pages;
+      for (nlohmann::json& item : page["items"]) {
+        std::string key = object_key(item);
+        listed[std::move(key)] = std::make_shared<const nlohmann::json>(std::move(item));
+      }
+      const nlohmann::json& meta = page["metadata"];
+      list_version = meta.value("resourceVersion", list_version);
+      cont = meta.value("continue", "");
+      if (stopping_) return false;
+    } while (!cont.empty());
+  } catch (const ApiError& e) {
+    // An expired continue token (410) fails the list; the next attempt starts afresh.
+    log_failure("list failed: " + std::string(e.what()));
+    return false;
+  }
+
+  // Replace: every listed object is an add or an update, every stored object missing from the
+  // list a deletion whose final state is unknown.
+  std::map<std::string, Object> previous;
+  {
+    std::lock_guard lock(mutex_);
+    previous = store_;
+    store_ = listed;
+    resource_version_ = list_version;
+    ++stats_.lists;
+    stats_.pages += pages;
+  }
+  const bool initial = !synced_;
+  for (const auto& [key, object] : listed) {
+    auto old = previous.find(key);
+    if (old == previous.end()) {
+      if (handler_.on_add) handler_.on_add(object, initial);
+    } else {
+      if (handler_.on_update) handler_.on_update(old->second, object);
+      previous.erase(old);
+    }
+  }
+  for (const auto& [key, object] : previous) {
+    if (handler_.on_delete) handler_.on_delete(object, true);
+  }
+  synced_ = true;
+  last_logged_.clear();
+  return true;
+}
+
+void Informer::apply(WatchEventType type, Object object) {
+  const std::string key = object_key(*object);
+  Object old;
+  {
+    std::lock_guard lock(mutex_);
+    resource_version_ = resource_version_of(*object);
+    auto it = store_.find(key);
+    if (it != store_.end()) old = it->second;
+    if (type == WatchEventType::Deleted) {
+      if (it != store_.end()) store_.erase(it);
+    } else {
+      store_[key] = object;
+    }
+  }
+  if (type == WatchEventType::Deleted) {
+    if (handler_.on_delete) handler_.on_delete(object, false);
+  } else if (old) {
+    if (handler_.on_update) handler_.on_update(old, object);
+  } else {
+    if (handler_.on_add) handler_.on_add(object, false);
+  }
+}
+
+Informer::WatchEnd Informer::watch() {
+  static thread_local std::mt19937 rng{std::random_device{}()};
+  const int timeout_s = std::uniform_int_distribution<int>(300, 599)(rng);
+  std::string path = resource_.collection_path() + "?watch=true&allowWatchBookmarks=true" +
+                     "&resourceVersion=" + url_escape(last_resource_version()) +
+                     "&timeoutSeconds=" + std::to_string(timeout_s);
+  if (!options_.field_selector.empty()) {
+    path += "&fieldSelector=" + url_escape(options_.field_selector);
+  }
+  if (!options_.label_selector.empty()) {
+    path += "&labelSelector=" + url_escape(options_.label_selector);
+  }
+
+  WatchDecoder decoder;
+  int events = 0;
+  bool gone = false;
+  std::string error;
+  const auto started = Clock::now();
+  auto on_event = [&](WatchEvent&& event) {
+    switch (event.type) {
+      case WatchEventType::Bookmark: {
+        std::lock_guard lock(mutex_);
+        resource_version_ = resource_version_of(event.object);
+        ++stats_.bookmarks;
+        return true;
+      }
+      case WatchEventType::Error: {
+        const int code = event.object.value("code", 0);
+        const std::string reason = event.object.value("reason", "");
+        if (code == 410 || reason == "Expired" || reason == "Gone") {
+          gone = true;
+        } else {
+          error = "watch error " + std::to_string(code) + " " + reason + ": " +
+                  event.object.value("message", "");
+        }
+        return false;
+      }
+      default:
+        ++events;
+        apply(event.type, std::make_shared<const nlohmann::json>(std::move(event.object)));
+        return true;
+    }
+  };
+  Response r;
+  try {
+    r = client_.stream(
+        path,
+        [&](std::string_view chunk) {
+          if (stopping_ || cut_) return false;
+          if (!decoder.feed(chunk, on_event)) {
+            if (error.empty() && !gone) error = decoder.error();
+            return false;
+          }
+          return true;
+        },
+        &stopping_);
+  } catch (const ApiError& e) {
+    log_failure("watch failed: " + std::string(e.what()));
+    return WatchEnd::Failed;
+  }
+  if (stopping_) return WatchEnd::Stopped;
+  if (cut_.exchange(false)) return WatchEnd::Timeout;  // resumes from the resourceVersion
+  if (r.code == 410) gone = true;
+  if (gone) {
+    std::lock_guard lock(mutex_);
+    ++stats_.gone;
+    return WatchEnd::Gone;
+  }
+  if (r.code < 200 || r.code >= 300) {
+    try {
+      ApiClient::raise("GET", path, r);
+    } catch (const ApiError& e) {
+      log_failure("watch failed: " + std::string(e.what()));
+    }
+    return WatchEnd::Failed;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    ++stats_.watches;
+  }
+  if (!error.empty()) {
+    log_failure(error);
+    return WatchEnd::Failed;
+  }
+  if (events == 0 && Clock::now() - started < kVeryShortWatch) {
+    log_failure("very short watch: ended after less than a second with no event");
+    return WatchEnd::Failed;
+  }
+  return WatchEnd::Timeout;
+}
+
+void Informer::run() {
+  Backoff backoff;
+  bool need_list = true;
+  while (!stopping_) {
+    if (need_list) {
+      // A consistent, paginated list; its resourceVersion is where the watch starts.
+      if (!list_and_replace("")) {
+        if (!sleep_for(backoff.next())) return;
+        continue;
+      }
+      need_list = false;
+    }
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return !paused_ || stopping_.load(); });
+    }
+    if (stopping_) return;
+    switch (watch()) {
+      case WatchEnd::Timeout:
+        break;  // watch again from the last resourceVersion
+      case WatchEnd::Gone:
+        spdlog::info("informer {}: resourceVersion {} is too old (410 Gone): relisting",
+                     resource_.display(), last_resource_version());
+        need_list = true;
+        break;
+      case WatchEnd::Failed:
+        // The objects may have moved on while we were away: back off, then relist.
+        need_list = true;
+        if (!sleep_for(backoff.next())) return;
+        break;
+      case WatchEnd::Stopped:
+        return;
+    }
+  }
+}
+
+}  // namespace schedhost::kube

@@ -1,0 +1,11 @@
+// Upstream's own command, built from the module pinned in go.mod (see ../../README.md).
+package main
+
+import (
+	"os"
+
+	"k8s.io/component-base/cli"
+	"k8s.io/kubernetes/cmd/kube-scheduler/app"
+)
+
+func main() { os.Exit(cli.Run(app.NewSchedulerCommand())) }
