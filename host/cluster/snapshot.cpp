@@ -3,33 +3,21 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "cluster/image_state.hpp"
-
 namespace schedhost::cluster {
 
 Snapshot::Snapshot(const std::vector<std::shared_ptr<const Node>>& nodes,
                    const std::vector<std::shared_ptr<const Pod>>& pods) {
   // Upstream's createImageExistenceMap: for each image name, the set of nodes listing it.
-  Index num_nodes;
   for (const auto& node : nodes) {
     if (!node) throw std::invalid_argument("Snapshot: null node");
     if (!node_index_.emplace(node->name(), node_index_.size()).second) {
       throw std::invalid_argument("Snapshot: duplicate node \"" + node->name() + "\"");
     }
-    std::unordered_map<std::string_view, bool> seen;  // count a node once per name
-    for (const NodeImage& image : node->images()) {
-      for (const std::string& name : image.names) {
-        if (seen.emplace(name, true).second) ++num_nodes[name];
-      }
-    }
+    count_images(*node, +1);
   }
-  auto count = [&num_nodes](std::string_view name) {
-    auto it = num_nodes.find(name);
-    return it == num_nodes.end() ? 0 : static_cast<int32_t>(it->second);
-  };
   node_infos_.reserve(nodes.size());
   for (const auto& node : nodes)
-    node_infos_.emplace_back(node, make_image_states(*node, count));
+    node_infos_.emplace_back(node, image_states_of(*node));
 
   for (const auto& pod : pods) {
     if (!pod) throw std::invalid_argument("Snapshot: null pod");
@@ -53,6 +41,7 @@ void Snapshot::set_namespaces(const std::vector<std::shared_ptr<const Namespace>
     ns->list.push_back(n);
   }
   namespaces_ = std::move(ns);
+  ++generation_;
 }
 
 const std::vector<std::shared_ptr<const Namespace>>& Snapshot::namespaces() const {
@@ -78,6 +67,7 @@ void Snapshot::set_pod_disruption_budgets(
     pdbs->list.push_back(pdb);
   }
   pdbs_ = std::move(pdbs);
+  ++generation_;
 }
 
 const std::vector<std::shared_ptr<const PodDisruptionBudget>>& Snapshot::pod_disruption_budgets()
@@ -142,6 +132,7 @@ std::shared_ptr<const Pod> Snapshot::assume(const Pod& pod, std::string_view nod
   std::shared_ptr<const Pod> bound = pod.bound_to(node_name);
   place(bound, *index);
   journal_.record(bound, *index, +1);  // the cluster file's pods are the start, not changes
+  ++generation_;
   return bound;
 }
 
@@ -151,15 +142,147 @@ bool Snapshot::remove(std::string_view pod_uid) {
   size_t index = it->second;
   std::string uid = it->first;  // the key dies with the erase below
   pod_node_.erase(it);
-  for (const auto& pod : node_infos_[index].pods()) {
-    if (pod->uid() == uid) {
-      journal_.record(pod, index, -1);
-      break;
-    }
-  }
+  journal_.record(pod_at(index, uid), index, -1);
   const bool removed = node_infos_[index].remove_pod(uid);
   update_nodes_with_pods(index);
+  ++generation_;
   return removed;
+}
+
+void Snapshot::add_pod(std::shared_ptr<const Pod> pod) {
+  if (!pod) throw std::invalid_argument("Snapshot: null pod");
+  if (pod->node_name().empty()) {
+    throw std::invalid_argument("Snapshot: pod \"" + pod->key() + "\" is not bound to a node");
+  }
+  auto index = index_of(pod->node_name());
+  if (!index) {
+    throw std::invalid_argument("Snapshot: pod \"" + pod->key() + "\" is bound to unknown node \"" +
+                                pod->node_name() + "\"");
+  }
+  place(pod, *index);  // throws before changing anything when the uid is placed
+  journal_.record(std::move(pod), *index, +1);
+  ++generation_;
+}
+
+bool Snapshot::replace_pod(std::shared_ptr<const Pod> pod) {
+  if (!pod) throw std::invalid_argument("Snapshot: null pod");
+  auto it = pod_node_.find(pod->uid());
+  if (it == pod_node_.end()) return false;
+  const size_t index = it->second;
+  NodeInfo& node = node_infos_[index];
+  if (pod->node_name() != node.name()) {
+    throw std::invalid_argument("Snapshot: pod \"" + pod->key() + "\" is on node \"" + node.name() +
+                                "\", its update names node \"" + pod->node_name() + "\"");
+  }
+  // -1 then +1, so a plugin replaying the journal counts the old labels out and the new in.
+  journal_.record(pod_at(index, pod->uid()), index, -1);
+  node.remove_pod(pod->uid());
+  node.add_pod(pod);
+  update_nodes_with_pods(index);  // the new object may add or drop (anti-)affinity
+  journal_.record(std::move(pod), index, +1);
+  ++generation_;
+  return true;
+}
+
+void Snapshot::add_node(std::shared_ptr<const Node> node) {
+  if (!node) throw std::invalid_argument("Snapshot: null node");
+  if (node_index_.find(node->name()) != node_index_.end()) {
+    throw std::invalid_argument("Snapshot: duplicate node \"" + node->name() + "\"");
+  }
+  // Upstream's addNodeImageStates: only the new node's summaries see it counted.
+  count_images(*node, +1);
+  node_infos_.emplace_back(node, image_states_of(*node));
+  node_index_.emplace(node->name(), node_infos_.size() - 1);
+  nodes_changed();
+}
+
+void Snapshot::update_node(std::shared_ptr<const Node> node) {
+  if (!node) throw std::invalid_argument("Snapshot: null node");
+  auto index = index_of(node->name());
+  if (!index) {
+    throw std::invalid_argument("Snapshot: cannot update unknown node \"" + node->name() + "\"");
+  }
+  NodeInfo& old = node_infos_[*index];
+  // Upstream's UpdateNode: removeNodeImageStates(old), then addNodeImageStates(new).
+  count_images(old.node(), -1);
+  count_images(*node, +1);
+  // A new NodeInfo (so a new NodeInfo generation) holding the same pods in the same order:
+  // requested resources, ports and the affinity lists come out as they were.
+  NodeInfo updated(node, image_states_of(*node));
+  for (const auto& pod : old.pods())
+    updated.add_pod(pod);
+  old = std::move(updated);
+  nodes_changed();
+}
+
+bool Snapshot::remove_node(std::string_view name) {
+  auto found = node_index_.find(name);
+  if (found == node_index_.end()) return false;
+  const size_t index = found->second;
+  node_index_.erase(found);
+  count_images(node_infos_[index].node(), -1);
+  node_infos_.erase(node_infos_.begin() + static_cast<std::ptrdiff_t>(index));
+  // Every position after index moves down one: O(nodes + pods), fine for a rare event.
+  for (auto& [node_name, position] : node_index_) {
+    if (position > index) --position;
+  }
+  for (auto it = pod_node_.begin(); it != pod_node_.end();) {
+    if (it->second == index) {
+      it = pod_node_.erase(it);
+      continue;
+    }
+    if (it->second > index) --it->second;
+    ++it;
+  }
+  for (std::vector<size_t>& list : nodes_with_pods_) {
+    auto it = std::lower_bound(list.begin(), list.end(), index);
+    if (it != list.end() && *it == index) it = list.erase(it);
+    for (; it != list.end(); ++it)
+      --*it;  // stays sorted
+  }
+  nodes_changed();
+  return true;
+}
+
+const std::shared_ptr<const Pod>& Snapshot::pod_at(size_t node_index, std::string_view uid) const {
+  for (const auto& pod : node_infos_[node_index].pods()) {
+    if (pod->uid() == uid) return pod;
+  }
+  throw std::logic_error("Snapshot: pod uid \"" + std::string(uid) + "\" missing from its node");
+}
+
+void Snapshot::count_images(const Node& node, int delta) {
+  std::vector<std::string_view> names;  // distinct: a node counts once per name
+  for (const NodeImage& image : node.images()) {
+    for (const std::string& name : image.names)
+      names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  for (std::string_view name : names) {
+    auto it = image_nodes_.find(name);
+    if (delta > 0) {
+      if (it == image_nodes_.end()) {
+        image_nodes_.emplace(std::string(name), 1);
+      } else {
+        ++it->second;
+      }
+    } else if (it != image_nodes_.end() && --it->second == 0) {
+      image_nodes_.erase(it);  // upstream drops an image no node lists any more
+    }
+  }
+}
+
+std::shared_ptr<const ImageStates> Snapshot::image_states_of(const Node& node) const {
+  return make_image_states(node, [this](std::string_view name) {
+    auto it = image_nodes_.find(name);
+    return it == image_nodes_.end() ? 0 : static_cast<int32_t>(it->second);
+  });
+}
+
+void Snapshot::nodes_changed() {
+  journal_.restart();
+  ++generation_;
 }
 
 }  // namespace schedhost::cluster

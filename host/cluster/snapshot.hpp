@@ -1,7 +1,9 @@
-// The cluster as one scheduling cycle sees it: a NodeInfo per node, in cluster-file order.
+// The cluster as one scheduling cycle sees it: a NodeInfo per node, in cluster-file order (then
+// in the order add_node appended them).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -10,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cluster/image_state.hpp"
 #include "cluster/namespace.hpp"
 #include "cluster/node.hpp"
 #include "cluster/node_info.hpp"
@@ -63,14 +66,50 @@ class Snapshot {
     return nodes_with_pods_[static_cast<size_t>(which)];
   }
 
-  // The pods placed and removed since this snapshot was built or copied (a copy starts afresh).
+  // The pods placed and removed since this snapshot was built or copied (a copy starts afresh),
+  // or since its nodes last changed: add_node, update_node and remove_node restart it (new id,
+  // revision 0), since plugins keep data by node position and node labels.
   const SnapshotJournal& journal() const { return journal_; }
+
+  // Bumped by one by every change (the pod and node mutations below, set_namespaces,
+  // set_pod_disruption_budgets), so a caller can tell whether anything changed; not by a call
+  // that throws or returns false. 0 when built; a copy starts from its source's.
+  uint64_t generation() const { return generation_; }
+
+  // The mutations run between scheduling cycles, never during one. Pod mutations leave every
+  // NodeInfo where it is. Node mutations may move them (add_node may reallocate, remove_node
+  // shifts the positions after it: earlier references and positions are void) and start a new
+  // journal timeline.
 
   // Places a copy of pod, bound to node_name (new generation), on that node and returns it.
   // Throws std::invalid_argument when the node is unknown or the uid is already placed.
   std::shared_ptr<const Pod> assume(const Pod& pod, std::string_view node_name);
   // Removes the pod with that uid from its node; false when no node holds it.
   bool remove(std::string_view pod_uid);
+
+  // A pod the API server reports bound (pod->node_name() set), placed as is on its node and
+  // journaled. Throws std::invalid_argument when it is not bound, its node is unknown or its uid
+  // is already placed (an assumed pod is confirmed with replace_pod instead).
+  void add_pod(std::shared_ptr<const Pod> pod);
+  // The pod with that uid replaced by this newer object (the informer's copy of an assumed pod,
+  // new labels...), journaled as the old one removed then this one placed; it goes last among
+  // the node's pods, as upstream's update (remove then add). False when the uid is not placed.
+  // Throws std::invalid_argument when pod names another node (upstream: a corrupted cache).
+  bool replace_pod(std::shared_ptr<const Pod> pod);
+
+  // Appends a node (position size() - 1) with no pods. Its image states count the nodes listing
+  // each name, this one included; the other nodes' counts are not refreshed (upstream's cache
+  // leaves them stale too, until their own next update). Throws std::invalid_argument for a
+  // duplicate name.
+  void add_node(std::shared_ptr<const Node> node);
+  // Replaces the Node object of the node with that name, keeping its pods (and so its requested
+  // resources); its image states are recomputed as by add_node. Throws std::invalid_argument
+  // when no node has that name.
+  void update_node(std::shared_ptr<const Node> node);
+  // Removes the node and the pods on it; the nodes after it move down one position. The pods are
+  // not journaled: the journal restarts, and its revision 0 is the cluster without them. False
+  // when no node has that name.
+  bool remove_node(std::string_view name);
 
  private:
   struct Hash {
@@ -80,6 +119,14 @@ class Snapshot {
   using Index = std::unordered_map<std::string, size_t, Hash, std::equal_to<>>;
 
   void place(std::shared_ptr<const Pod> pod, size_t node_index);
+  // The pod with that uid on the node at node_index (the caller knows it is there).
+  const std::shared_ptr<const Pod>& pod_at(size_t node_index, std::string_view uid) const;
+  // Counts node in (delta +1) or out of (-1) image_nodes_, once per distinct image name.
+  void count_images(const Node& node, int delta);
+  // The node's image states from image_nodes_ (which must count it already).
+  std::shared_ptr<const ImageStates> image_states_of(const Node& node) const;
+  // After a change to the nodes: a new journal timeline, and a new generation.
+  void nodes_changed();
   // Brings the nodes_with_pods lists up to date for a node whose pods changed.
   void update_nodes_with_pods(size_t node_index);
 
@@ -97,7 +144,9 @@ class Snapshot {
   Index node_index_;                        // node name -> position
   Index pod_node_;                          // pod uid -> position of its node
   std::vector<size_t> nodes_with_pods_[3];  // by NodePods
+  Index image_nodes_;                       // image name -> how many nodes list it
   SnapshotJournal journal_;
+  uint64_t generation_ = 0;
   std::shared_ptr<const Namespaces> namespaces_;      // immutable, shared by copies
   std::shared_ptr<const PodDisruptionBudgets> pdbs_;  // immutable, shared by copies
 };

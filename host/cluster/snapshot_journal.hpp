@@ -1,6 +1,7 @@
-// SnapshotJournal: every pod placed on or removed from a snapshot since it was taken, in order.
-// A plugin that keeps data derived from the snapshot across scheduling cycles (per-domain pod
-// counts, say) replays the entries it has not seen instead of recounting the whole cluster.
+// SnapshotJournal: every pod placed on or removed from a snapshot since it was taken (or since its
+// nodes last changed, see restart()), in order. A plugin that keeps data derived from the
+// snapshot across scheduling cycles (per-domain pod counts, say) replays the entries it has not
+// seen instead of recounting the whole cluster.
 #pragma once
 
 #include <cstddef>
@@ -42,6 +43,14 @@ class SnapshotJournal {
 
   void record(std::shared_ptr<const Pod> pod, size_t node_index, int32_t delta) {
     changes_.push_back({std::move(pod), node_index, delta});
+  }
+
+  // A new timeline, as a copy starts one: a new id and no changes. For a change that entries
+  // cannot express (a node added, updated or removed moves positions and labels), so every
+  // plugin drops what it kept under the old id and recounts.
+  void restart() {
+    id_ = next_id();
+    changes_.clear();
   }
 
  private:

@@ -23,11 +23,17 @@ std::string go_duration(std::uint32_t ms) {
   return (minutes > 0 ? std::to_string(minutes) + "m" : "") + seconds + "s";
 }
 
+std::string timeout_message(const WaitingPods::Wait& w) {
+  return "rejected due to timeout after waiting " + go_duration(w.timeout_ms) + " at plugin " +
+         w.plugin;
+}
+
 }  // namespace
 
 void WaitingPods::add(std::shared_ptr<const cluster::Pod> pod, std::string node,
                       std::vector<Wait> waits) {
-  entries_.push_back({std::move(pod), std::move(node), std::move(waits), std::nullopt});
+  entries_.push_back({std::move(pod), std::move(node), std::move(waits), std::nullopt,
+                      std::chrono::steady_clock::now()});
 }
 
 const cluster::Pod* WaitingPods::pod_at(std::size_t index) const {
@@ -86,9 +92,40 @@ std::optional<WaitingPods::Entry> WaitingPods::expire_first() {
   Entry e = std::move(entries_[best_entry]);
   entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(best_entry));
   const Wait& w = e.pending[best_wait];
-  e.rejected = "rejected due to timeout after waiting " + go_duration(w.timeout_ms) +
-               " at plugin " + w.plugin;
+  e.rejected = timeout_message(w);
   return e;
+}
+
+std::vector<WaitingPods::Entry> WaitingPods::expire_due(std::chrono::steady_clock::time_point now) {
+  std::vector<Entry> expired;
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    const Wait* first = nullptr;
+    for (const Wait& w : it->pending) {
+      if (it->started + std::chrono::milliseconds(w.timeout_ms) <= now &&
+          (first == nullptr || w.timeout_ms < first->timeout_ms)) {
+        first = &w;
+      }
+    }
+    if (first == nullptr || it->rejected) {
+      ++it;
+      continue;
+    }
+    it->rejected = timeout_message(*first);
+    expired.push_back(std::move(*it));
+    it = entries_.erase(it);
+  }
+  return expired;
+}
+
+std::optional<std::chrono::steady_clock::time_point> WaitingPods::next_deadline() const {
+  std::optional<std::chrono::steady_clock::time_point> next;
+  for (const Entry& e : entries_) {
+    for (const Wait& w : e.pending) {
+      const auto deadline = e.started + std::chrono::milliseconds(w.timeout_ms);
+      if (!next || deadline < *next) next = deadline;
+    }
+  }
+  return next;
 }
 
 }  // namespace schedhost::framework

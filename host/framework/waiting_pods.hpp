@@ -1,9 +1,11 @@
 // WaitingPods: pods held at Permit (upstream's waiting pods). A pod waits until every plugin that
 // asked it to wait allows it, or any plugin rejects it, or a wait times out. schedhost replays a
 // snapshot, so time is virtual: no time passes while pods are scheduled, and once nothing else can
-// happen the earliest deadline expires (see Scheduler).
+// happen the earliest deadline expires (expire_first). `serve` runs in real time: each wait's
+// deadline is counted from when the pod started waiting (expire_due).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -24,8 +26,9 @@ class WaitingPods {
   struct Entry {
     std::shared_ptr<const cluster::Pod> pod;  // the assumed pod (bound to its node)
     std::string node;
-    std::vector<Wait> pending;            // plugins that have not allowed it yet
-    std::optional<std::string> rejected;  // the rejection message, once rejected
+    std::vector<Wait> pending;                      // plugins that have not allowed it yet
+    std::optional<std::string> rejected;            // the rejection message, once rejected
+    std::chrono::steady_clock::time_point started;  // when it started waiting (real time)
   };
 
   void add(std::shared_ptr<const cluster::Pod> pod, std::string node, std::vector<Wait> waits);
@@ -42,6 +45,11 @@ class WaitingPods {
   // Removes and returns the pod whose wait expires first (ties: first to wait), rejected with
   // upstream's timeout message; nullopt when none is waiting.
   std::optional<Entry> expire_first();
+  // Real time: removes and returns the pods with a wait whose deadline (started + timeout) is
+  // not after now, rejected with the timeout message of their first expired wait.
+  std::vector<Entry> expire_due(std::chrono::steady_clock::time_point now);
+  // The earliest deadline of any wait (real time), nullopt when none is waiting.
+  std::optional<std::chrono::steady_clock::time_point> next_deadline() const;
 
  private:
   Entry* find(std::string_view uid);

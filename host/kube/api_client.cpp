@@ -10,7 +10,7 @@
 namespace schedhost::kube {
 namespace {
 
-constexpr int kMaxRetries = 10;  // client-go's retries of a 429 / Retry-After answer
+constexpr int kMaxRetries = 10;             // client-go's retries of a 429 / Retry-After answer
 constexpr long kDefaultTimeoutMs = 60'000;  // a non-watch request that hangs longer fails
 
 void global_init() {
@@ -20,9 +20,12 @@ void global_init() {
 
 std::string_view content_type_of(PatchType type) {
   switch (type) {
-    case PatchType::Merge: return "application/merge-patch+json";
-    case PatchType::StrategicMerge: return "application/strategic-merge-patch+json";
-    case PatchType::Json: return "application/json-patch+json";
+    case PatchType::Merge:
+      return "application/merge-patch+json";
+    case PatchType::StrategicMerge:
+      return "application/strategic-merge-patch+json";
+    case PatchType::Json:
+      return "application/json-patch+json";
   }
   return "application/merge-patch+json";
 }
@@ -221,7 +224,8 @@ Response ApiClient::perform(Connection& c, const std::string& method, const std:
     headers = curl_slist_append(headers, ("Content-Type: " + std::string(content_type)).c_str());
   }
   if (!identity.bearer_token.empty()) {
-    headers = curl_slist_append(headers, ("Authorization: Bearer " + identity.bearer_token).c_str());
+    headers =
+        curl_slist_append(headers, ("Authorization: Bearer " + identity.bearer_token).c_str());
   }
   headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip on large bodies
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
@@ -302,7 +306,9 @@ nlohmann::json ApiClient::call(const std::string& method, const std::string& pat
   return parsed;
 }
 
-nlohmann::json ApiClient::get(const std::string& path) { return call("GET", path, {}, {}); }
+nlohmann::json ApiClient::get(const std::string& path) {
+  return call("GET", path, {}, {});
+}
 
 nlohmann::json ApiClient::create(const std::string& path, const nlohmann::json& body) {
   return call("POST", path, body.dump(), "application/json");

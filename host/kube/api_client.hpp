@@ -41,7 +41,7 @@ class ApiClient {
   // Each of these throws ApiError on a non-2xx answer or when no answer came, after the
   // retries client-go makes (429, or a 5xx with Retry-After: up to 10 times).
   nlohmann::json get(const std::string& path);
-  nlohmann::json create(const std::string& path, const nlohmann::json& body);  // POST
+  nlohmann::json create(const std::string& path, const nlohmann::json& body);   // POST
   nlohmann::json replace(const std::string& path, const nlohmann::json& body);  // PUT
   nlohmann::json patch(const std::string& path, const nlohmann::json& body, PatchType type);
   nlohmann::json remove(const std::string& path, const nlohmann::json& options = {});  // DELETE
@@ -73,7 +73,7 @@ class ApiClient {
 
   ClientConfig config_;
   std::string user_agent_;
-  std::string url_base_;   // server URL, with the host replaced by tls_server_name when set
+  std::string url_base_;    // server URL, with the host replaced by tls_server_name when set
   std::string connect_to_;  // CURLOPT_CONNECT_TO entry when tls_server_name is set
   Credentials credentials_;
   RateLimiter limiter_;

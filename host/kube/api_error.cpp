@@ -15,8 +15,8 @@ std::string describe(const std::string& method, const std::string& path, int cod
 
 }  // namespace
 
-ApiError::ApiError(const std::string& method, const std::string& path, int code,
-                   std::string reason, std::string message)
+ApiError::ApiError(const std::string& method, const std::string& path, int code, std::string reason,
+                   std::string message)
     : std::runtime_error(describe(method, path, code, reason, message)),
       code_(code),
       reason_(std::move(reason)),

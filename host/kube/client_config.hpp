@@ -16,13 +16,13 @@ struct ExecCredentialPlugin {
   std::string command;  // resolved as kubectl does: a path with '/' is relative to the kubeconfig
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> env;  // added to the process environment
-  std::string api_version;  // client.authentication.k8s.io/v1 (v1beta1 accepted too)
+  std::string api_version;   // client.authentication.k8s.io/v1 (v1beta1 accepted too)
   std::string install_hint;  // printed when the command cannot be run
   bool provide_cluster_info = false;
 };
 
 struct ClientConfig {
-  std::string server;  // https://host:port, no trailing slash
+  std::string server;           // https://host:port, no trailing slash
   std::string tls_server_name;  // overrides the name checked in the server's certificate
   bool insecure_skip_tls_verify = false;
   std::string ca_pem;  // PEM bundle; empty: the system's trust store
@@ -41,7 +41,7 @@ struct ClientConfig {
   std::string password;
 
   std::string namespace_;  // the context's namespace, or the service account's (in-cluster)
-  std::string source;  // where this came from, for messages: "kubeconfig /path (context c)"
+  std::string source;      // where this came from, for messages: "kubeconfig /path (context c)"
 
   // clientConnection: requests per second and burst of the client's token bucket.
   double qps = 50;

@@ -52,8 +52,8 @@ void Credentials::refresh_token_file(Clock::time_point now) {
   token_file_checked_ = now;
   struct stat st {};
   if (::stat(config_.token_file.c_str(), &st) != 0) {
-    throw std::runtime_error(config_.token_file + ": cannot read the token file: " +
-                             std::strerror(errno));
+    throw std::runtime_error(config_.token_file +
+                             ": cannot read the token file: " + std::strerror(errno));
   }
   if (token_file_size_ == static_cast<long long>(st.st_size) &&
       token_file_mtime_.tv_sec == st.st_mtim.tv_sec &&

@@ -20,9 +20,13 @@ constexpr auto kVeryShortWatch = std::chrono::seconds(1);
 Informer::Informer(ApiClient& client, Resource resource, InformerOptions options)
     : client_(client), resource_(std::move(resource)), options_(std::move(options)) {}
 
-Informer::~Informer() { stop(); }
+Informer::~Informer() {
+  stop();
+}
 
-void Informer::set_handler(InformerHandler handler) { handler_ = std::move(handler); }
+void Informer::set_handler(InformerHandler handler) {
+  handler_ = std::move(handler);
+}
 
 void Informer::start() {
   if (thread_.joinable()) return;

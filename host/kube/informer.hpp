@@ -48,11 +48,11 @@ struct InformerOptions {
 
 // What an informer has done, for logs, metrics and tests.
 struct InformerStats {
-  int lists = 0;       // successful lists (the first one and every relist)
-  int watches = 0;     // watch requests the server accepted
-  int pages = 0;       // list pages read
-  int gone = 0;        // 410 answers that forced a relist
-  int failures = 0;    // failed list or watch attempts (each followed by a backoff)
+  int lists = 0;     // successful lists (the first one and every relist)
+  int watches = 0;   // watch requests the server accepted
+  int pages = 0;     // list pages read
+  int gone = 0;      // 410 answers that forced a relist
+  int failures = 0;  // failed list or watch attempts (each followed by a backoff)
   int bookmarks = 0;
 };
 

@@ -6,10 +6,7 @@
 namespace schedhost::kube {
 
 RateLimiter::RateLimiter(double qps, int burst)
-    : qps_(qps),
-      capacity_(std::max(1, burst)),
-      tokens_(capacity_),
-      last_(Clock::now()) {}
+    : qps_(qps), capacity_(std::max(1, burst)), tokens_(capacity_), last_(Clock::now()) {}
 
 std::chrono::nanoseconds RateLimiter::acquire() {
   if (qps_ <= 0) return {};

@@ -18,7 +18,9 @@ struct Resource {
   static Resource nodes() { return {"", "v1", "nodes", false}; }
   static Resource pods() { return {"", "v1", "pods", true}; }
   static Resource namespaces() { return {"", "v1", "namespaces", false}; }
-  static Resource pod_disruption_budgets() { return {"policy", "v1", "poddisruptionbudgets", true}; }
+  static Resource pod_disruption_budgets() {
+    return {"policy", "v1", "poddisruptionbudgets", true};
+  }
 
   // "/api/v1/pods", "/apis/policy/v1/poddisruptionbudgets": the collection across namespaces.
   std::string collection_path() const;

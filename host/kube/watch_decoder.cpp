@@ -2,8 +2,7 @@
 
 namespace schedhost::kube {
 
-bool WatchDecoder::feed(std::string_view chunk,
-                        const std::function<bool(WatchEvent&&)>& on_event) {
+bool WatchDecoder::feed(std::string_view chunk, const std::function<bool(WatchEvent&&)>& on_event) {
   std::size_t start = 0;
   for (std::size_t nl = chunk.find('\n'); nl != std::string_view::npos;
        nl = chunk.find('\n', start)) {

@@ -1,5 +1,6 @@
-// DefaultBinder: upstream's default Bind plugin. Upstream posts a Binding to the API server;
-// schedhost replays a snapshot, so binding succeeds and the host records the pod on the node.
+// DefaultBinder: upstream's default Bind plugin. Its Success approves the binding, which the host
+// writes: into the snapshot in `run`, as POST pods/<name>/binding in `serve` (upstream's
+// DefaultBinder posts it through its own client; a .so has no API client).
 #include <schedhost/plugin.hpp>
 
 namespace {

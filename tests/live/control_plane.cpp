@@ -23,7 +23,9 @@ namespace schedhost::testing {
 namespace fs = std::filesystem;
 namespace {
 
-bool executable(const std::string& path) { return !path.empty() && access(path.c_str(), X_OK) == 0; }
+bool executable(const std::string& path) {
+  return !path.empty() && access(path.c_str(), X_OK) == 0;
+}
 
 std::string on_path(const std::string& name) {
   const char* path = std::getenv("PATH");
@@ -87,7 +89,8 @@ std::optional<ControlPlaneBinaries> find_control_plane(std::string* why) {
   const std::string project = SCHEDHOST_CONTROLPLANE_BIN;
   const char* assets_env = std::getenv("KUBEBUILDER_ASSETS");
   const std::string assets = assets_env != nullptr ? assets_env : "";
-  const fs::path shared = fs::weakly_canonical(fs::path(SCHEDHOST_SOURCE_DIR) / "../shared/k8s/bin");
+  const fs::path shared =
+      fs::weakly_canonical(fs::path(SCHEDHOST_SOURCE_DIR) / "../shared/k8s/bin");
 
   ControlPlaneBinaries b;
   if (executable(project + "/kube-apiserver")) {
@@ -103,8 +106,9 @@ std::optional<ControlPlaneBinaries> find_control_plane(std::string* why) {
     b.source = "PATH";
     b.apiserver = p;
   } else {
-    *why = "no kube-apiserver: run `make controlplane` (needs Go), or set KUBEBUILDER_ASSETS to a "
-           "folder holding kube-apiserver and etcd, or put them on PATH";
+    *why =
+        "no kube-apiserver: run `make controlplane` (needs Go), or set KUBEBUILDER_ASSETS to a "
+        "folder holding kube-apiserver and etcd, or put them on PATH";
     return std::nullopt;
   }
   const std::string here = fs::path(b.apiserver).parent_path().string();
@@ -114,7 +118,8 @@ std::optional<ControlPlaneBinaries> find_control_plane(std::string* why) {
   b.etcd = find_binary("etcd", dirs);
   if (b.etcd.empty() && executable("/usr/bin/etcd")) b.etcd = "/usr/bin/etcd";
   if (b.etcd.empty()) {
-    *why = "kube-apiserver found (" + b.source + ") but no etcd: run `make controlplane`, or "
+    *why = "kube-apiserver found (" + b.source +
+           ") but no etcd: run `make controlplane`, or "
            "apt-get install etcd-server";
     return std::nullopt;
   }
@@ -178,7 +183,9 @@ ChildProcess::ChildProcess(std::vector<std::string> argv, std::string log_path)
   }
 }
 
-ChildProcess::~ChildProcess() { stop(); }
+ChildProcess::~ChildProcess() {
+  stop();
+}
 
 bool ChildProcess::running() {
   if (pid_ <= 0) return false;
@@ -230,12 +237,13 @@ ControlPlane::ControlPlane(ControlPlaneBinaries binaries) : binaries_(std::move(
   apiserver_port_ = free_loopback_port();
   server_ = "https://127.0.0.1:" + std::to_string(apiserver_port_);
   kubeconfig_ = dir_.file("admin.kubeconfig");
-  write_text(kubeconfig_, "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
-                          "clusters:\n- name: test\n  cluster:\n    server: " +
-                              server_ + "\n    certificate-authority: " + dir_.file("ca.crt") +
-                              "\ncontexts:\n- name: test\n  context: {cluster: test, user: admin}\n"
-                              "users:\n- name: admin\n  user:\n    token: " +
-                              admin_token_ + "\n");
+  write_text(kubeconfig_,
+             "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
+             "clusters:\n- name: test\n  cluster:\n    server: " +
+                 server_ + "\n    certificate-authority: " + dir_.file("ca.crt") +
+                 "\ncontexts:\n- name: test\n  context: {cluster: test, user: admin}\n"
+                 "users:\n- name: admin\n  user:\n    token: " +
+                 admin_token_ + "\n");
   start_etcd();
   start_apiserver();
 }
@@ -245,16 +253,20 @@ ControlPlane::~ControlPlane() {
   if (etcd_) etcd_->stop();
 }
 
-std::string ControlPlane::ca_pem() const { return read_file(dir_.file("ca.crt")); }
+std::string ControlPlane::ca_pem() const {
+  return read_file(dir_.file("ca.crt"));
+}
 
 std::string ControlPlane::client_cert_kubeconfig() const {
   const std::string path = dir_.file("cert.kubeconfig");
-  write_text(path, "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
-                   "clusters:\n- name: test\n  cluster:\n    server: " +
-                       server_ + "\n    certificate-authority: ca.crt\n"
-                                 "contexts:\n- name: test\n  context: {cluster: test, user: cert}\n"
-                                 "users:\n- name: cert\n  user:\n    client-certificate: "
-                                 "admin.crt\n    client-key: admin.key\n");
+  write_text(path,
+             "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
+             "clusters:\n- name: test\n  cluster:\n    server: " +
+                 server_ +
+                 "\n    certificate-authority: ca.crt\n"
+                 "contexts:\n- name: test\n  context: {cluster: test, user: cert}\n"
+                 "users:\n- name: cert\n  user:\n    client-certificate: "
+                 "admin.crt\n    client-key: admin.key\n");
   return path;
 }
 

@@ -26,8 +26,8 @@ struct ControlPlaneBinaries {
 };
 
 // Looks for the binaries in this order: the project's build (`make controlplane`:
-// SCHEDHOST_CONTROLPLANE_DIR/bin), $KUBEBUILDER_ASSETS, ../shared/k8s/bin beside the checkout, PATH;
-// etcd also as Debian installs it. nullopt with *why set when there is no API server or etcd.
+// SCHEDHOST_CONTROLPLANE_DIR/bin), $KUBEBUILDER_ASSETS, ../shared/k8s/bin beside the checkout,
+// PATH; etcd also as Debian installs it. nullopt with *why set when there is no API server or etcd.
 std::optional<ControlPlaneBinaries> find_control_plane(std::string* why);
 
 // True when SCHEDHOST_REQUIRE_APISERVER=1: a missing control plane fails a test, not skips it.
@@ -110,16 +110,16 @@ std::pair<int, std::string> run_command(const std::vector<std::string>& argv);
 
 // In a test body: a started control plane, or a skip with the reason (a failure when
 // SCHEDHOST_REQUIRE_APISERVER=1). Declares `plane` (std::unique_ptr<ControlPlane>).
-#define SCHEDHOST_START_CONTROL_PLANE(plane)                                          \
-  std::unique_ptr<::schedhost::testing::ControlPlane> plane;                          \
-  {                                                                                   \
-    std::string why_;                                                                 \
-    auto binaries_ = ::schedhost::testing::find_control_plane(&why_);                 \
-    if (!binaries_) {                                                                 \
-      if (::schedhost::testing::control_plane_required()) {                           \
-        FAIL() << "SCHEDHOST_REQUIRE_APISERVER=1 but " << why_;                       \
-      }                                                                               \
-      GTEST_SKIP() << why_;                                                           \
-    }                                                                                 \
+#define SCHEDHOST_START_CONTROL_PLANE(plane)                                             \
+  std::unique_ptr<::schedhost::testing::ControlPlane> plane;                             \
+  {                                                                                      \
+    std::string why_;                                                                    \
+    auto binaries_ = ::schedhost::testing::find_control_plane(&why_);                    \
+    if (!binaries_) {                                                                    \
+      if (::schedhost::testing::control_plane_required()) {                              \
+        FAIL() << "SCHEDHOST_REQUIRE_APISERVER=1 but " << why_;                          \
+      }                                                                                  \
+      GTEST_SKIP() << why_;                                                              \
+    }                                                                                    \
     plane = std::make_unique<::schedhost::testing::ControlPlane>(std::move(*binaries_)); \
   }

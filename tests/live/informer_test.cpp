@@ -183,8 +183,7 @@ TEST(Informer, AFieldSelectorKeepsOnlyMatchingObjectsAndAnObjectLeavingItIsDelet
   const json pod = {{"apiVersion", "v1"},
                     {"kind", "Pod"},
                     {"metadata", {{"name", "p"}, {"namespace", "default"}}},
-                    {"spec",
-                     {{"containers", json::array({{{"name", "c"}, {"image", "pause"}}})}}}};
+                    {"spec", {{"containers", json::array({{{"name", "c"}, {"image", "pause"}}})}}}};
   client.create("/api/v1/namespaces/default/pods", pod);
   kube::InformerOptions options;
   options.field_selector = "spec.nodeName=";  // unassigned pods only

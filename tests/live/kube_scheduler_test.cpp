@@ -19,9 +19,8 @@ using nlohmann::json;
 
 void create_ready_node(kube::ApiClient& client, const std::string& name, const std::string& cpu) {
   const json resources = {{"cpu", cpu}, {"memory", "32Gi"}, {"pods", "110"}};
-  client.create("/api/v1/nodes", {{"apiVersion", "v1"},
-                                  {"kind", "Node"},
-                                  {"metadata", {{"name", name}}}});
+  client.create("/api/v1/nodes",
+                {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}}});
   client.patch("/api/v1/nodes/" + name + "/status",
                {{"status",
                  {{"conditions", json::array({{{"type", "Ready"}, {"status", "True"}}})},
@@ -35,10 +34,9 @@ json pod_requesting(const std::string& name, const std::string& cpu) {
           {"kind", "Pod"},
           {"metadata", {{"name", name}, {"namespace", "default"}}},
           {"spec",
-           {{"containers",
-             json::array({{{"name", "app"},
-                           {"image", "registry.k8s.io/pause:3.10"},
-                           {"resources", {{"requests", {{"cpu", cpu}}}}}}})}}}};
+           {{"containers", json::array({{{"name", "app"},
+                                         {"image", "registry.k8s.io/pause:3.10"},
+                                         {"resources", {{"requests", {{"cpu", cpu}}}}}}})}}}};
 }
 
 TEST(KubeScheduler, StartedByTheHelperScriptBindsPodsOfTheTestApiServer) {
@@ -57,7 +55,8 @@ TEST(KubeScheduler, StartedByTheHelperScriptBindsPodsOfTheTestApiServer) {
                            "kind: KubeSchedulerConfiguration\n"
                            "profiles:\n- schedulerName: default-scheduler\n";
   ChildProcess scheduler(
-      {"/bin/bash", std::string(SCHEDHOST_SOURCE_DIR) + "/tests/controlplane/start-kube-scheduler.sh",
+      {"/bin/bash",
+       std::string(SCHEDHOST_SOURCE_DIR) + "/tests/controlplane/start-kube-scheduler.sh",
        "--kubeconfig", plane->kubeconfig(), "--config", config, "--port",
        std::to_string(free_loopback_port()), "--workdir", plane->dir() + "/kube-scheduler"},
       plane->dir() + "/kube-scheduler.log");
@@ -80,9 +79,8 @@ TEST(KubeScheduler, StartedByTheHelperScriptBindsPodsOfTheTestApiServer) {
     }
     if (scheduled.is_null()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  ASSERT_FALSE(scheduled.is_null())
-      << client.get("/apis/events.k8s.io/v1/events").dump() << "\n"
-      << client.get("/api/v1/events").dump();
+  ASSERT_FALSE(scheduled.is_null()) << client.get("/apis/events.k8s.io/v1/events").dump() << "\n"
+                                    << client.get("/api/v1/events").dump();
   EXPECT_EQ(scheduled["note"], "Successfully assigned default/needs-two to large");
   EXPECT_EQ(scheduled["action"], "Binding");
   EXPECT_EQ(scheduled["type"], "Normal");

@@ -441,7 +441,9 @@ typedef struct schedhost_host_api {
   /* The snapshot's changes since it was taken, for a plugin that keeps data derived from the
    * snapshot across scheduling cycles (per-domain pod counts, say) and wants to catch up rather
    * than recount. The snapshot changes only between cycles: a pod is placed when it is assumed
-   * (Reserve) and removed when it is unreserved or evicted; nodes never change.
+   * (Reserve) or when the API server reports it (serve), and removed when it is unreserved,
+   * evicted or deleted. When nodes change (serve: added, removed, relabelled) the snapshot gets a
+   * new id, with no changes yet.
    * snapshot_id: unique among the snapshots of this host process, never 0; data tagged with
    * another id is stale. snapshot_revision: how many changes there have been; change k
    * (0 <= k < revision) is read with snapshot_change_at. [call], and from the threads of a

@@ -1,0 +1,364 @@
+#include "kube/event_recorder.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <random>
+
+#include "kube/micro_time.hpp"
+#include "kube/resource.hpp"
+
+namespace schedhost::kube {
+namespace {
+
+using nlohmann::json;
+using Clock = EventSeriesCache::Clock;
+
+// Go's encoder replaces invalid UTF-8 where nlohmann's dump() would throw.
+std::string valid_utf8(std::string_view text) {
+  return json::parse(json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace))
+      .get<std::string>();
+}
+
+std::string string_field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+void set_unless_empty(json& object, const char* key, std::string_view value) {
+  if (!value.empty()) object[key] = valid_utf8(value);
+}
+
+std::string events_path(std::string_view namespace_name) {
+  return "/apis/events.k8s.io/v1/namespaces/" + url_escape(namespace_name) + "/events";
+}
+
+std::string describe(const json& event) {
+  return string_field(event, "reason") + " event " + string_field(event.at("metadata"), "name");
+}
+
+}  // namespace
+
+std::string truncate_note(std::string note) {
+  if (note.size() <= kNoteLengthLimit) return note;
+  constexpr std::string_view kSuffix = " ...";
+  std::size_t cut = kNoteLengthLimit - kSuffix.size();
+  // Back off continuation bytes so a multi-byte character is not split.
+  while (cut > 0 && (static_cast<unsigned char>(note[cut]) & 0xC0) == 0x80)
+    --cut;
+  note.resize(cut);
+  note += kSuffix;
+  return note;
+}
+
+json object_reference(const json& object) {
+  json ref = json::object();
+  const json empty = json::object();
+  const auto m = object.find("metadata");
+  const json& metadata = m != object.end() && m->is_object() ? *m : empty;
+  const std::string kind = string_field(object, "kind");
+  const std::string api_version = string_field(object, "apiVersion");
+  const bool typed = !kind.empty() && !api_version.empty();
+  set_unless_empty(ref, "kind", typed ? kind : "Pod");
+  set_unless_empty(ref, "namespace", string_field(metadata, "namespace"));
+  set_unless_empty(ref, "name", string_field(metadata, "name"));
+  set_unless_empty(ref, "uid", string_field(metadata, "uid"));
+  set_unless_empty(ref, "apiVersion", typed ? api_version : "v1");
+  set_unless_empty(ref, "resourceVersion", string_field(metadata, "resourceVersion"));
+  return ref;
+}
+
+std::string reporting_instance_for(std::string_view reporting_controller) {
+  char host[HOST_NAME_MAX + 1] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return std::string(reporting_controller) + "-" + host;
+}
+
+json make_event(const json& regarding, const json& related, std::string_view type,
+                std::string_view reason, std::string_view action, std::string_view note,
+                std::string_view reporting_controller, std::string_view reporting_instance,
+                Clock::time_point now) {
+  const json regarding_ref = object_reference(regarding);
+  std::string namespace_name = string_field(regarding_ref, "namespace");
+  if (namespace_name.empty()) namespace_name = "default";
+  // fmt.Sprintf("%v.%x", name, t.UnixNano())
+  char hex[24];
+  std::snprintf(
+      hex, sizeof hex, "%llx",
+      static_cast<unsigned long long>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count()));
+  json event = {
+      {"apiVersion", "events.k8s.io/v1"},
+      {"kind", "Event"},
+      {"metadata",
+       {{"name", string_field(regarding_ref, "name") + "." + hex}, {"namespace", namespace_name}}},
+      {"eventTime", format_micro_time(now)},
+      {"regarding", regarding_ref}};
+  set_unless_empty(event, "reportingController", reporting_controller);
+  set_unless_empty(event, "reportingInstance", reporting_instance);
+  set_unless_empty(event, "action", action);
+  set_unless_empty(event, "reason", reason);
+  set_unless_empty(event, "note", note);
+  set_unless_empty(event, "type", type);
+  if (related.is_object()) event["related"] = object_reference(related);
+  return event;
+}
+
+// --- EventSeriesCache ---------------------------------------------------------------------
+
+json EventSeriesCache::Write::series_patch() const {
+  return {{"series", event.at("series")}};
+}
+
+std::string EventSeriesCache::key_of(const json& event) {
+  const auto related = event.find("related");
+  return json::array({string_field(event, "type"), string_field(event, "action"),
+                      string_field(event, "reason"), string_field(event, "reportingController"),
+                      string_field(event, "reportingInstance"),
+                      event.value("regarding", json::object()),
+                      related != event.end() ? *related : json::object()})
+      .dump();
+}
+
+EventSeriesCache::Write EventSeriesCache::series_write(const std::string& key, const Entry& entry) {
+  Write write{Action::PatchSeries, key, entry.event};
+  write.event["series"] = {{"count", entry.count},
+                           {"lastObservedTime", format_micro_time(entry.last_observed)}};
+  return write;
+}
+
+std::optional<EventSeriesCache::Write> EventSeriesCache::observe(const json& event,
+                                                                 Clock::time_point now) {
+  std::string key = key_of(event);
+  const auto it = entries_.find(key);
+  if (it == entries_.end()) {
+    entries_.emplace(key, Entry{event, now, 1, now});
+    return Write{Action::Create, std::move(key), event};
+  }
+  Entry& entry = it->second;
+  ++entry.count;
+  entry.last_observed = now;
+  if (entry.count > 2) return std::nullopt;
+  return series_write(key, entry);
+}
+
+std::vector<EventSeriesCache::Write> EventSeriesCache::refresh() const {
+  std::vector<Write> writes;
+  for (const auto& [key, entry] : entries_) {
+    if (entry.count >= 2) writes.push_back(series_write(key, entry));
+  }
+  return writes;
+}
+
+std::vector<EventSeriesCache::Write> EventSeriesCache::finish(Clock::time_point now,
+                                                              Clock::duration idle) {
+  std::vector<Write> writes;
+  const Clock::time_point cutoff = now - idle;
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    const Entry& entry = it->second;
+    if (entry.count >= 2) {
+      if (entry.last_observed < cutoff) writes.push_back(series_write(it->first, entry));
+    } else if (entry.event_time < cutoff) {
+      it = entries_.erase(it);
+      continue;
+    }
+    ++it;
+  }
+  return writes;
+}
+
+void EventSeriesCache::forget(const std::string& key) {
+  entries_.erase(key);
+}
+
+int EventSeriesCache::count(const json& event) const {
+  const auto it = entries_.find(key_of(event));
+  return it == entries_.end() ? 0 : it->second.count;
+}
+
+// --- EventRecorder ------------------------------------------------------------------------
+
+EventRecorder::EventRecorder(ApiClient& client, EventRecorderOptions options)
+    : client_(client), options_(options) {
+  worker_ = std::thread([this] { run(); });
+}
+
+EventRecorder::~EventRecorder() {
+  stop();
+}
+
+void EventRecorder::record(const json& regarding_pod, std::string_view type,
+                           std::string_view reason, std::string_view action, std::string note,
+                           std::string_view reporting_controller,
+                           std::string_view reporting_instance, const json& related) {
+  const Clock::time_point now = Clock::now();
+  json event =
+      make_event(regarding_pod, related, type, reason, action, truncate_note(valid_utf8(note)),
+                 reporting_controller, reporting_instance, now);
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || queue_.size() >= options_.queue_capacity) {
+      ++stats_.dropped;
+      return;
+    }
+    queue_.push_back({std::move(event), now});
+  }
+  wake_.notify_one();
+}
+
+void EventRecorder::flush() {
+  std::unique_lock lock(mutex_);
+  idle_.wait(lock, [&] { return stopping_ || (queue_.empty() && !busy_); });
+}
+
+void EventRecorder::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  idle_.notify_all();
+  std::call_once(joined_, [this] { worker_.join(); });
+}
+
+EventRecorderStats EventRecorder::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void EventRecorder::count(std::uint64_t EventRecorderStats::*counter) {
+  std::lock_guard lock(mutex_);
+  ++(stats_.*counter);
+}
+
+void EventRecorder::run() {
+  using Steady = std::chrono::steady_clock;
+  Steady::time_point next_refresh = Steady::now() + options_.refresh_period;
+  Steady::time_point next_finish = Steady::now() + options_.finish_period;
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    wake_.wait_until(lock, std::min(next_refresh, next_finish),
+                     [&] { return stopping_ || !queue_.empty(); });
+    if (stopping_) break;
+    std::optional<Queued> item;
+    if (!queue_.empty()) {
+      item = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    const bool refresh_due = Steady::now() >= next_refresh;
+    const bool finish_due = Steady::now() >= next_finish;
+    busy_ = true;
+    lock.unlock();
+    if (item) handle(*item);
+    // Periods count from the end of the last run, as wait.Until's do.
+    if (refresh_due) {
+      refresh_series();
+      next_refresh = Steady::now() + options_.refresh_period;
+    }
+    if (finish_due) {
+      finish_series();
+      next_finish = Steady::now() + options_.finish_period;
+    }
+    lock.lock();
+    busy_ = false;
+    if (queue_.empty()) idle_.notify_all();
+  }
+}
+
+void EventRecorder::handle(const Queued& item) {
+  const std::optional<EventSeriesCache::Write> write = cache_.observe(item.event, item.at);
+  if (!write) {
+    count(&EventRecorderStats::counted);
+    return;
+  }
+  write_with_retries(*write);
+}
+
+void EventRecorder::write_with_retries(const EventSeriesCache::Write& write) {
+  thread_local std::mt19937 rng{std::random_device{}()};
+  std::uniform_real_distribution<double> jitter(0.0, 0.25);
+  for (int attempt = 1;; ++attempt) {
+    const Outcome outcome = write_once(write);
+    if (outcome == Outcome::Done) return;
+    if (outcome == Outcome::Failed) {
+      count(&EventRecorderStats::failed);
+      return;
+    }
+    if (attempt >= options_.max_attempts) {
+      spdlog::error("{}: not written (retry limit of {} attempts exceeded)", describe(write.event),
+                    options_.max_attempts);
+      count(&EventRecorderStats::failed);
+      return;
+    }
+    count(&EventRecorderStats::retries);
+    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
+        options_.retry_interval * (1 + jitter(rng)));
+    if (!sleep_unless_stopped(wait)) {
+      count(&EventRecorderStats::failed);
+      return;
+    }
+  }
+}
+
+EventRecorder::Outcome EventRecorder::write_once(const EventSeriesCache::Write& write) {
+  const json& event = write.event;
+  const std::string namespace_name = string_field(event.at("metadata"), "namespace");
+  const bool series = write.action == EventSeriesCache::Action::PatchSeries;
+  const auto judge = [&](const ApiError& e) {
+    if (e.code() == 409 && e.reason() == "AlreadyExists") {
+      // A series' POST after its PATCH found nothing races a POST of the same event: the
+      // event now exists, so patching it again will work. A single event is there already.
+      if (series) return Outcome::Retry;
+      spdlog::debug("{}: {} (not retried)", describe(event), e.what());
+      return Outcome::Done;
+    }
+    if (e.transient()) {
+      spdlog::warn("{}: {} (may retry after sleeping)", describe(event), e.what());
+      return Outcome::Retry;
+    }
+    spdlog::error("{}: {} (not retried)", describe(event), e.what());
+    return Outcome::Failed;
+  };
+  if (series) {
+    try {
+      client_.patch(events_path(namespace_name) + "/" +
+                        url_escape(string_field(event.at("metadata"), "name")),
+                    write.series_patch(), PatchType::StrategicMerge);
+      count(&EventRecorderStats::patched);
+      return Outcome::Done;
+    } catch (const ApiError& e) {
+      // The event may have expired from the server (its TTL) or never been created.
+      if (!e.not_found()) return judge(e);
+    }
+  }
+  try {
+    client_.create(events_path(namespace_name), event);
+    count(&EventRecorderStats::posted);
+    return Outcome::Done;
+  } catch (const ApiError& e) {
+    return judge(e);
+  }
+}
+
+void EventRecorder::refresh_series() {
+  for (const EventSeriesCache::Write& write : cache_.refresh()) {
+    if (write_once(write) == Outcome::Failed) count(&EventRecorderStats::failed);
+  }
+}
+
+void EventRecorder::finish_series() {
+  for (const EventSeriesCache::Write& write : cache_.finish(Clock::now(), options_.finish_period)) {
+    const Outcome outcome = write_once(write);
+    if (outcome == Outcome::Failed) count(&EventRecorderStats::failed);
+    if (outcome != Outcome::Retry) cache_.forget(write.key);
+  }
+}
+
+bool EventRecorder::sleep_unless_stopped(std::chrono::milliseconds d) {
+  std::unique_lock lock(mutex_);
+  return !wake_.wait_for(lock, d, [&] { return stopping_; });
+}
+
+}  // namespace schedhost::kube

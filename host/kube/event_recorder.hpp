@@ -1,0 +1,172 @@
+// events.k8s.io/v1 Events, written as upstream's events broadcaster writes them (client-go
+// tools/events, the recorder kube-scheduler's profiles use):
+// - record() only queues (1000 entries; when full the event is dropped and counted), one worker
+//   thread writes;
+// - client-side aggregation (EventSeriesCache): the first occurrence of an event is POSTed, the
+//   second PATCHes the first one's series to count 2, later ones are counted in memory and sent
+//   by the periodic series refresh (30 min); idle series are written a last time and forgotten
+//   after 6 min, single events forgotten 6 min after they happened;
+// - a write that got no answer, a 429 or a 5xx is tried again, up to 12 attempts about 10 s
+//   apart (+ up to 25 % jitter); an AlreadyExists is final unless the write was a series'.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "kube/api_client.hpp"
+
+namespace schedhost::kube {
+
+// The longest note the API server accepts (validation.NoteLengthLimit).
+inline constexpr std::size_t kNoteLengthLimit = 1024;
+
+// A note of at most kNoteLengthLimit bytes, as upstream's truncateMessage: a longer one keeps
+// its head and ends in " ...". The cut falls on a UTF-8 boundary (upstream cuts bytes).
+std::string truncate_note(std::string note);
+
+// The corev1.ObjectReference of object, as ref.GetReference makes it: kind, namespace, name,
+// uid, apiVersion, resourceVersion, each left out when empty. An object without kind and
+// apiVersion (informer copies have them) is taken for a Pod, v1.
+nlohmann::json object_reference(const nlohmann::json& object);
+
+// "<reporting_controller>-<hostname>", upstream's reportingInstance.
+std::string reporting_instance_for(std::string_view reporting_controller);
+
+// The Event upstream's recorder makes for one occurrence at now: metadata.name
+// "<regarding name>.<UnixNano in hex>", metadata.namespace the regarding object's (or
+// "default"), eventTime now as a MicroTime. related is an object or null (none).
+nlohmann::json make_event(const nlohmann::json& regarding, const nlohmann::json& related,
+                          std::string_view type, std::string_view reason, std::string_view action,
+                          std::string_view note, std::string_view reporting_controller,
+                          std::string_view reporting_instance,
+                          std::chrono::system_clock::time_point now);
+
+// The broadcaster's aggregation decisions, without a server or a clock of its own. Events with
+// the same type, action, reason, reportingController, reportingInstance, regarding (with its
+// resourceVersion) and related are one series; the note is not compared, so a series keeps its
+// first note.
+class EventSeriesCache {
+ public:
+  using Clock = std::chrono::system_clock;
+  enum class Action { Create, PatchSeries };
+  struct Write {
+    Action action;
+    std::string key;
+    // The Event to POST: the series' first event, with `series` {count, lastObservedTime} once
+    // it has one (a PatchSeries answered 404 is POSTed whole).
+    nlohmann::json event;
+    // PatchSeries: the strategic-merge patch of the event, {"series":{...}}.
+    nlohmann::json series_patch() const;
+  };
+
+  // One occurrence at now: Create for the first, PatchSeries (count 2) for the second, nullopt
+  // for later ones, only counted.
+  std::optional<Write> observe(const nlohmann::json& event, Clock::time_point now);
+  // The periodic refresh: a PatchSeries for every series, with its current count.
+  std::vector<Write> refresh() const;
+  // The periodic finish: forgets single events that happened more than idle before now, and
+  // returns a last PatchSeries for each series idle that long. The caller forget()s those it
+  // wrote (or that failed for good) and keeps those to retry at the next finish.
+  std::vector<Write> finish(Clock::time_point now, Clock::duration idle);
+  void forget(const std::string& key);
+
+  std::size_t size() const { return entries_.size(); }
+  // The series count of the event's key: 1 for a single event, 0 when not cached.
+  int count(const nlohmann::json& event) const;
+  static std::string key_of(const nlohmann::json& event);
+
+ private:
+  struct Entry {
+    nlohmann::json event;  // the first occurrence, without series
+    Clock::time_point event_time;
+    int count = 1;
+    Clock::time_point last_observed;
+  };
+  static Write series_write(const std::string& key, const Entry& entry);
+  std::map<std::string, Entry> entries_;
+};
+
+struct EventRecorderOptions {
+  std::size_t queue_capacity = 1000;  // maxQueuedEvents
+  int max_attempts = 12;              // maxTriesPerEvent
+  std::chrono::milliseconds retry_interval{10'000};
+  std::chrono::milliseconds refresh_period{30 * 60 * 1000};  // refreshTime
+  std::chrono::milliseconds finish_period{6 * 60 * 1000};    // finishTime, also the idle age
+};
+
+struct EventRecorderStats {
+  std::uint64_t posted = 0;   // Events created
+  std::uint64_t patched = 0;  // series PATCHes that succeeded
+  std::uint64_t counted = 0;  // occurrences only counted in memory (third and later)
+  std::uint64_t dropped = 0;  // not queued: the queue was full, or the recorder was stopped
+  std::uint64_t failed = 0;   // writes given up: refused by the server, or retries exhausted
+  std::uint64_t retries = 0;  // attempts made again after a transient error
+};
+
+class EventRecorder {
+ public:
+  // Starts the worker thread.
+  EventRecorder(ApiClient& client, EventRecorderOptions options = {});
+  ~EventRecorder();  // stop()
+  EventRecorder(const EventRecorder&) = delete;
+  EventRecorder& operator=(const EventRecorder&) = delete;
+
+  // Queues one occurrence, timestamped now, about regarding_pod (and related, an object or
+  // null). type "Normal" or "Warning"; note cut with truncate_note. Thread-safe, never blocks
+  // on the server.
+  void record(const nlohmann::json& regarding_pod, std::string_view type, std::string_view reason,
+              std::string_view action, std::string note, std::string_view reporting_controller,
+              std::string_view reporting_instance, const nlohmann::json& related = nullptr);
+
+  // Waits until every queued event has been handled (written, counted or given up) and no
+  // periodic write is running. Returns at once after stop().
+  void flush();
+  // Ends the worker: a write in progress ends after its current attempt, queued events are
+  // not sent (flush() first for a clean shutdown). Idempotent, from any thread.
+  void stop();
+
+  EventRecorderStats stats() const;
+
+ private:
+  struct Queued {
+    nlohmann::json event;
+    EventSeriesCache::Clock::time_point at;
+  };
+  enum class Outcome { Done, Failed, Retry };
+
+  void run();
+  void handle(const Queued& item);
+  void write_with_retries(const EventSeriesCache::Write& write);
+  Outcome write_once(const EventSeriesCache::Write& write);
+  void refresh_series();
+  void finish_series();
+  // Sleeps for d unless stop() comes first; false when it did.
+  bool sleep_unless_stopped(std::chrono::milliseconds d);
+  void count(std::uint64_t EventRecorderStats::*counter);
+
+  ApiClient& client_;
+  const EventRecorderOptions options_;
+  EventSeriesCache cache_;  // the worker's only
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;  // the worker: an event queued, or stop
+  std::condition_variable idle_;  // flush(): the queue drained
+  std::deque<Queued> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  EventRecorderStats stats_;
+  std::once_flag joined_;
+  std::thread worker_;
+};
+
+}  // namespace schedhost::kube

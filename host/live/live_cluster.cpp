@@ -1,0 +1,231 @@
+#include "live/live_cluster.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "kube/resource.hpp"
+
+namespace schedhost::live {
+namespace {
+
+std::string name_of(const nlohmann::json& object) {
+  return object.value("/metadata/name"_json_pointer, std::string());
+}
+
+std::string uid_of(const nlohmann::json& object) {
+  return object.value("/metadata/uid"_json_pointer, std::string());
+}
+
+// What upstream's nodeSchedulingPropertiesChange looks at, plus annotations (plugins may read
+// them): a change anywhere else (conditions, heartbeat times) is not worth a recount.
+bool scheduling_relevant_change(const nlohmann::json& old_node, const nlohmann::json& new_node) {
+  for (const char* pointer : {"/metadata/labels", "/metadata/annotations", "/spec",
+                              "/status/allocatable", "/status/capacity", "/status/images"}) {
+    const nlohmann::json::json_pointer p(pointer);
+    const bool had = old_node.contains(p);
+    const bool has = new_node.contains(p);
+    if (had != has || (had && old_node.at(p) != new_node.at(p))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+LiveCluster::LiveCluster() = default;
+
+void LiveCluster::push(Kind kind, bool deleted, const kube::Object& object) {
+  std::lock_guard lock(mutex_);
+  pending_.push_back({kind, deleted, object});
+}
+
+kube::InformerHandler LiveCluster::node_handler() {
+  return {[this](const kube::Object& o, bool) { push(Kind::Node, false, o); },
+          [this](const kube::Object& old, const kube::Object& now) {
+            if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
+              push(Kind::Node, false, now);
+            }
+          },
+          [this](const kube::Object& o, bool) { push(Kind::Node, true, o); }};
+}
+
+kube::InformerHandler LiveCluster::assigned_pod_handler() {
+  return {[this](const kube::Object& o, bool) { push(Kind::Pod, false, o); },
+          [this](const kube::Object& old, const kube::Object& now) {
+            if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
+              push(Kind::Pod, false, now);
+            }
+          },
+          [this](const kube::Object& o, bool) { push(Kind::Pod, true, o); }};
+}
+
+kube::InformerHandler LiveCluster::namespace_handler() {
+  return {
+      [this](const kube::Object& o, bool) { push(Kind::Namespace, false, o); },
+      [this](const kube::Object&, const kube::Object& now) { push(Kind::Namespace, false, now); },
+      [this](const kube::Object& o, bool) { push(Kind::Namespace, true, o); }};
+}
+
+kube::InformerHandler LiveCluster::pod_disruption_budget_handler() {
+  return {[this](const kube::Object& o, bool) { push(Kind::Budget, false, o); },
+          [this](const kube::Object&, const kube::Object& now) { push(Kind::Budget, false, now); },
+          [this](const kube::Object& o, bool) { push(Kind::Budget, true, o); }};
+}
+
+ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point now) {
+  std::vector<Change> changes;
+  {
+    std::lock_guard lock(mutex_);
+    changes.swap(pending_);
+  }
+  ClusterChanges out;
+  bool namespaces_changed = false;
+  bool budgets_changed = false;
+  for (const Change& c : changes) {
+    try {
+      switch (c.kind) {
+        case Kind::Node:
+          apply_node(c, out);
+          break;
+        case Kind::Pod:
+          apply_pod(c, out);
+          break;
+        case Kind::Namespace: {
+          const std::string name = name_of(*c.object);
+          if (c.deleted) {
+            namespaces_.erase(name);
+          } else {
+            namespaces_[name] = std::make_shared<const cluster::Namespace>(*c.object);
+          }
+          namespaces_changed = true;
+          break;
+        }
+        case Kind::Budget: {
+          const std::string key = kube::object_key(*c.object);
+          if (c.deleted) {
+            budgets_.erase(key);
+          } else {
+            budgets_[key] = std::make_shared<const cluster::PodDisruptionBudget>(*c.object);
+          }
+          budgets_changed = true;
+          break;
+        }
+      }
+    } catch (const std::exception& e) {
+      spdlog::warn("cache: skipped {} {}: {}", c.kind == Kind::Node ? "node" : "object",
+                   kube::object_key(*c.object), e.what());
+    }
+  }
+  // Namespaces and budgets are few: their lists are rebuilt when one changes.
+  if (namespaces_changed) {
+    std::vector<std::shared_ptr<const cluster::Namespace>> list;
+    for (const auto& [name, ns] : namespaces_)
+      list.push_back(ns);
+    snapshot_.set_namespaces(list);
+    ++out.others;
+  }
+  if (budgets_changed) {
+    std::vector<std::shared_ptr<const cluster::PodDisruptionBudget>> list;
+    for (const auto& [key, pdb] : budgets_)
+      list.push_back(pdb);
+    snapshot_.set_pod_disruption_budgets(list);
+    ++out.others;
+  }
+  // Bindings that finished but were never confirmed (the informer never showed them bound).
+  for (auto it = assumed_.begin(); it != assumed_.end();) {
+    if (it->second.binding_finished && now - it->second.finished_at > kAssumedPodTtl) {
+      spdlog::warn("cache: assumed pod {} expired: its binding was never confirmed", it->first);
+      snapshot_.remove(it->first);
+      ++out.pods;
+      it = assumed_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return out;
+}
+
+void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
+  const std::string name = name_of(*c.object);
+  if (c.deleted) {
+    if (const cluster::NodeInfo* info = snapshot_.find(name)) {
+      // Its pods stay known (upstream keeps a NodeInfo without a node for them): they come
+      // back if the node does.
+      for (const auto& pod : info->pods()) {
+        if (assumed_.erase(pod->uid()) == 0) orphans_[name][pod->uid()] = pod;
+      }
+      snapshot_.remove_node(name);
+      ++out.nodes;
+    }
+    return;
+  }
+  auto node = std::make_shared<const cluster::Node>(*c.object);
+  if (const cluster::NodeInfo* info = snapshot_.find(name)) {
+    // Status heartbeats change nothing the plugins read; an update restarts the snapshot's
+    // timeline (plugins recount), so only a relevant change is applied.
+    if (!scheduling_relevant_change(info->node().json(), *c.object)) return;
+    snapshot_.update_node(std::move(node));
+  } else {
+    snapshot_.add_node(std::move(node));
+    place_orphans(name, out);
+  }
+  ++out.nodes;
+}
+
+void LiveCluster::place_orphans(const std::string& node_name, ClusterChanges& out) {
+  auto it = orphans_.find(node_name);
+  if (it == orphans_.end()) return;
+  for (auto& [uid, pod] : it->second) {
+    snapshot_.add_pod(pod);
+    ++out.pods;
+  }
+  orphans_.erase(it);
+}
+
+void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
+  const std::string uid = uid_of(*c.object);
+  if (c.deleted) {
+    assumed_.erase(uid);
+    if (snapshot_.remove(uid)) ++out.pods;
+    const std::string node = c.object->value("/spec/nodeName"_json_pointer, std::string());
+    if (auto it = orphans_.find(node); it != orphans_.end()) it->second.erase(uid);
+    return;
+  }
+  auto pod = std::make_shared<const cluster::Pod>(*c.object);
+  const cluster::NodeInfo* placed_on = snapshot_.node_of_pod(uid);
+  const bool was_assumed = assumed_.erase(uid) != 0;
+  if (placed_on != nullptr && placed_on->name() == pod->node_name()) {
+    // The informer's copy replaces the assumed one (a confirmation), or a newer version.
+    snapshot_.replace_pod(pod);
+    if (!was_assumed) ++out.pods;
+    return;
+  }
+  if (placed_on != nullptr) {
+    // Assumed on one node, bound to another (another scheduler won): the server is right.
+    spdlog::warn("cache: pod {} was assumed on {} but is bound to {}", pod->key(),
+                 placed_on->name(), pod->node_name());
+    snapshot_.remove(uid);
+  }
+  if (snapshot_.find(pod->node_name()) == nullptr) {
+    orphans_[pod->node_name()][uid] = pod;
+    return;
+  }
+  snapshot_.add_pod(pod);
+  ++out.pods;
+}
+
+void LiveCluster::assumed(const std::string& uid) {
+  assumed_[uid] = Assumed{};
+}
+
+void LiveCluster::binding_finished(const std::string& uid,
+                                   std::chrono::steady_clock::time_point now) {
+  auto it = assumed_.find(uid);
+  if (it == assumed_.end()) return;
+  it->second.binding_finished = true;
+  it->second.finished_at = now;
+}
+
+void LiveCluster::forget(const std::string& uid) {
+  assumed_.erase(uid);
+}
+
+}  // namespace schedhost::live

@@ -1,0 +1,321 @@
+#include "live/live_scheduler.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
+#include "kube/pod_condition_patch.hpp"
+
+namespace schedhost::live {
+namespace {
+
+using nlohmann::json;
+using scheduler::AssumedPod;
+using scheduler::PodPtr;
+using scheduler::PodResult;
+
+using Clock = std::chrono::steady_clock;
+
+// Upstream's FilteringResourceEventHandler: an update that leaves the filter is a delete, one
+// that enters it an add. Deletions always pass (a tombstone may carry an old copy).
+kube::InformerHandler filtered(std::function<bool(const json&)> pass, kube::InformerHandler h) {
+  return {[=](const kube::Object& o, bool initial) {
+            if (pass(*o)) h.on_add(o, initial);
+          },
+          [=](const kube::Object& old, const kube::Object& now) {
+            const bool was = pass(*old);
+            const bool is = pass(*now);
+            if (was && is) {
+              h.on_update(old, now);
+            } else if (was) {
+              h.on_delete(old, false);
+            } else if (is) {
+              h.on_add(now, false);
+            }
+          },
+          [=](const kube::Object& o, bool unknown) { h.on_delete(o, unknown); }};
+}
+
+kube::InformerHandler fan_out(kube::InformerHandler a, kube::InformerHandler b) {
+  return {[=](const kube::Object& o, bool initial) {
+            a.on_add(o, initial);
+            b.on_add(o, initial);
+          },
+          [=](const kube::Object& old, const kube::Object& now) {
+            a.on_update(old, now);
+            b.on_update(old, now);
+          },
+          [=](const kube::Object& o, bool unknown) {
+            a.on_delete(o, unknown);
+            b.on_delete(o, unknown);
+          }};
+}
+
+std::string node_name_of(const json& pod) {
+  return pod.value("/spec/nodeName"_json_pointer, std::string());
+}
+
+}  // namespace
+
+LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration,
+                             const loader::PluginRegistry& registry, kube::ApiClient& client,
+                             ServeOptions options)
+    : configuration_(configuration),
+      client_(client),
+      options_(options),
+      core_(configuration, registry, cluster_.snapshot(), *this, {false, options.seed}),
+      events_client_(client.config()),
+      events_(events_client_) {
+  queue_ = std::make_unique<PodQueue>(
+      *core_.frameworks().front(),
+      [this](const cluster::Pod& pod) {
+        const framework::Framework* f = core_.framework_for(pod);
+        return f != nullptr && f->run_pre_enqueue(pod).ok();
+      },
+      configuration.pod_initial_backoff_seconds, configuration.pod_max_backoff_seconds);
+  binder_ = std::make_unique<BindingWorkers>(options.binding_threads,
+                                             [this](AssumedPod& assumed) { return bind(assumed); });
+}
+
+LiveScheduler::~LiveScheduler() {
+  for (auto& informer : informers_)
+    informer->stop();
+}
+
+bool LiveScheduler::responsible_for(const json& pod) const {
+  const std::string name =
+      pod.value("/spec/schedulerName"_json_pointer, std::string(config::kDefaultSchedulerName));
+  return configuration_.find_profile(name) != nullptr;
+}
+
+void LiveScheduler::start_informers() {
+  auto add = [this](kube::Resource resource, kube::InformerOptions options,
+                    kube::InformerHandler handler) {
+    informers_.push_back(std::make_unique<kube::Informer>(client_, resource, options));
+    informers_.back()->set_handler(std::move(handler));
+  };
+  add(kube::Resource::nodes(), {}, cluster_.node_handler());
+  add(kube::Resource::namespaces(), {}, cluster_.namespace_handler());
+  add(kube::Resource::pod_disruption_budgets(), {}, cluster_.pod_disruption_budget_handler());
+  // One pod informer, two handlers (upstream's split): assigned pods feed the cache, unassigned
+  // pods of our profiles the queue. Finished pods are left out by the field selector, so the
+  // resources of a pod that completes are freed.
+  kube::InformerOptions pods;
+  pods.field_selector = "status.phase!=Succeeded,status.phase!=Failed";
+  add(kube::Resource::pods(), pods,
+      fan_out(
+          filtered([](const json& p) { return !node_name_of(p).empty(); },
+                   cluster_.assigned_pod_handler()),
+          filtered([this](const json& p) { return node_name_of(p).empty() && responsible_for(p); },
+                   queue_->handler())));
+  for (auto& informer : informers_)
+    informer->start();
+  std::string late;
+  for (auto& informer : informers_) {
+    if (!informer->wait_for_sync(options_.sync_timeout)) {
+      late += (late.empty() ? "" : ", ") + informer->resource().display();
+    }
+  }
+  if (!late.empty()) {
+    throw std::runtime_error("the informers for " + late + " did not list their objects within " +
+                             std::to_string(options_.sync_timeout.count()) + " s");
+  }
+}
+
+void LiveScheduler::run(const std::atomic<bool>& stop) {
+  start_informers();
+  spdlog::info("serve: caches synced; scheduling for {}", [&] {
+    std::string names;
+    for (const auto& p : configuration_.profiles)
+      names += (names.empty() ? "" : ", ") + p.scheduler_name;
+    return names;
+  }());
+  while (!stop.load())
+    step();
+  shutdown();
+}
+
+void LiveScheduler::step() {
+  queue_->apply_pending();
+  const ClusterChanges changes = cluster_.apply_pending();
+  // The simple retry rule until the full queue (issue 16): any node or pod change may make an
+  // unschedulable pod fit.
+  if (changes.any()) {
+    spdlog::debug(
+        "serve: cluster changed ({} nodes, {} pods, {} others): {} unschedulable pods "
+        "move to the active queue",
+        changes.nodes, changes.pods, changes.others, queue_->unschedulable_size());
+    queue_->move_all_to_active();
+  }
+  finish_bindings();
+  core_.expire_due_waits(Clock::now());
+
+  PodPtr pod = queue_->pop();
+  if (!pod) {
+    binder_->wait_for_outcome(std::chrono::milliseconds(10));
+    return;
+  }
+  // upstream's skipPodSchedule: deleted, bound or being deleted meanwhile.
+  PodPtr latest = queue_->latest(pod->uid());
+  if (!latest || latest->terminating() || !latest->node_name().empty()) {
+    queue_->done(pod->uid());
+    return;
+  }
+  {
+    std::lock_guard lock(stats_mutex_);
+    ++stats_.attempts;
+  }
+  core_.schedule_one(latest);
+  core_.finish_resolved_waits();
+}
+
+void LiveScheduler::finish_bindings() {
+  for (BindingOutcome& outcome : binder_->take_finished()) {
+    core_.finish_binding(std::move(outcome.assumed), outcome.status);
+  }
+  core_.finish_resolved_waits();
+}
+
+framework::Status LiveScheduler::bind(AssumedPod& assumed) {
+  framework::Status status = core_.run_binding_plugins(assumed);
+  if (!status.ok()) return status;
+  // The Bind plugin approved (DefaultBinder): the host writes the binding, as upstream's
+  // DefaultBinder does through its client.
+  const cluster::Pod& pod = *assumed.pod;
+  const json binding = {
+      {"apiVersion", "v1"},
+      {"kind", "Binding"},
+      {"metadata", {{"name", pod.name()}, {"namespace", pod.namespace_name()}, {"uid", pod.uid()}}},
+      {"target", {{"kind", "Node"}, {"name", assumed.result.node}}}};
+  try {
+    client_.create("/api/v1/namespaces/" + kube::url_escape(pod.namespace_name()) + "/pods/" +
+                       kube::url_escape(pod.name()) + "/binding",
+                   binding);
+  } catch (const kube::ApiError& e) {
+    return framework::Status::error(e.message().empty() ? e.what() : e.message(), "DefaultBinder");
+  }
+  return {};
+}
+
+void LiveScheduler::start_binding(AssumedPod assumed) {
+  cluster_.assumed(assumed.pod->uid());
+  binder_->submit(std::move(assumed));
+}
+
+void LiveScheduler::decided(const PodPtr& pod, PodResult result,
+                            const scheduler::FailureDetail& detail) {
+  const std::string& uid = pod->uid();
+  const PodPtr latest = queue_->latest(uid);
+  const json& object = latest ? latest->json() : pod->json();
+  if (result.result == scheduler::kScheduled) {
+    cluster_.binding_finished(uid, Clock::now());
+    queue_->done(uid);
+    events_.record(object, "Normal", "Scheduled", "Binding",
+                   "Successfully assigned " + pod->key() + " to " + result.node, result.profile,
+                   kube::reporting_instance_for(result.profile));
+    std::lock_guard lock(stats_mutex_);
+    ++stats_.bound;
+    return;
+  }
+  if (detail.after_reserve) cluster_.forget(uid);
+  const bool error = result.result == scheduler::kError;
+  {
+    std::lock_guard lock(stats_mutex_);
+    ++(error ? stats_.errors : stats_.unschedulable);
+  }
+  spdlog::info("serve: {} {}: {}", pod->key(), error ? "failed" : "is unschedulable",
+               result.message);
+  // upstream clears a nomination after an error or a failure past Reserve; a plain FitError
+  // leaves it as it is.
+  std::optional<std::string> nominated;
+  if (error || detail.after_reserve) nominated = "";
+  if (detail.nominated_node) nominated = detail.nominated_node;
+  write_failure(
+      pod,
+      error ? std::string(kube::kReasonSchedulerError) : std::string(kube::kReasonUnschedulable),
+      result.message, nominated);
+  if (!latest || !latest->node_name().empty()) {
+    queue_->done(uid);  // deleted, or bound by someone else: not retried
+  } else if (error) {
+    queue_->requeue_after_error(pod);
+  } else {
+    queue_->requeue_unschedulable(pod);
+  }
+}
+
+void LiveScheduler::write_failure(const PodPtr& pod, const std::string& reason,
+                                  const std::string& message,
+                                  const std::optional<std::string>& nominated) {
+  const PodPtr latest = queue_->latest(pod->uid());
+  const json& object = latest ? latest->json() : pod->json();
+  const std::string profile = pod->scheduler_name();
+  events_.record(object, "Warning", "FailedScheduling", "Scheduling", message, profile,
+                 kube::reporting_instance_for(profile));
+  try {
+    if (auto patch = kube::scheduling_failure_patch(object, reason, message, nominated,
+                                                    std::chrono::system_clock::now())) {
+      kube::send_pod_status_patch(client_, object, *patch);
+    }
+  } catch (const kube::ApiError& e) {
+    // Upstream logs it and goes on (the pod may be gone).
+    spdlog::warn("serve: could not write the status of {}: {}", pod->key(), e.what());
+  }
+}
+
+void LiveScheduler::preempt(const PodPtr& pod, PodResult result,
+                            const scheduler::Preemption& preemption) {
+  {
+    std::lock_guard lock(stats_mutex_);
+    ++stats_.preemptions;
+  }
+  const cluster::NodeInfo* node = cluster_.snapshot().find(preemption.node);
+  for (const std::string& uid : preemption.victim_uids) {
+    if (core_.reject_waiting(uid, "preempted")) continue;
+    const cluster::Pod* victim = node != nullptr ? node->find_pod(uid) : nullptr;
+    if (victim == nullptr) continue;
+    const json& object = victim->json();
+    try {
+      if (auto patch = kube::disruption_target_patch(object, pod->scheduler_name(),
+                                                     std::chrono::system_clock::now())) {
+        kube::send_pod_status_patch(client_, object, *patch);
+      }
+      client_.remove("/api/v1/namespaces/" + kube::url_escape(victim->namespace_name()) + "/pods/" +
+                     kube::url_escape(victim->name()));
+      events_.record(object, "Normal", "Preempted", "Preempting",
+                     "Preempted by pod " + pod->uid() + " on node " + preemption.node,
+                     pod->scheduler_name(), kube::reporting_instance_for(pod->scheduler_name()),
+                     pod->json());
+    } catch (const kube::ApiError& e) {
+      spdlog::warn("serve: could not preempt {}: {}", victim->key(), e.what());
+    }
+  }
+  core_.finish_resolved_waits();
+  // The preemptor waits, nominated, until the victims are gone (their deletions are cluster
+  // changes that move it back to the active queue).
+  scheduler::FailureDetail detail;
+  detail.nominated_node = preemption.node;
+  result.result = scheduler::kUnschedulable;
+  decided(pod, std::move(result), detail);
+}
+
+void LiveScheduler::shutdown() {
+  // Bindings in progress may finish; then what still waits at Permit is rejected (Unreserve).
+  const auto deadline = Clock::now() + options_.shutdown_grace;
+  while (binder_->in_flight() > 0 && Clock::now() < deadline) {
+    binder_->wait_for_outcome(std::chrono::milliseconds(50));
+    finish_bindings();
+  }
+  finish_bindings();
+  for (const auto& informer : informers_)
+    informer->stop();
+  binder_.reset();  // joins the workers (a binding still running finishes first)
+  events_.flush();
+  events_.stop();
+}
+
+ServeStats LiveScheduler::stats() const {
+  std::lock_guard lock(stats_mutex_);
+  return stats_;
+}
+
+}  // namespace schedhost::live

@@ -1,0 +1,87 @@
+// `schedhost serve`'s scheduler: informers feed the live cluster cache and the queue; one
+// scheduling loop pops pods and runs the cycle shared with the replay (scheduler/
+// scheduling_core.hpp); bindings are written by binding workers; failures, nominations,
+// preemptions and events are written to the API server as upstream writes them.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "config/scheduler_configuration.hpp"
+#include "kube/api_client.hpp"
+#include "kube/event_recorder.hpp"
+#include "kube/informer.hpp"
+#include "live/binding_workers.hpp"
+#include "live/live_cluster.hpp"
+#include "live/pod_queue.hpp"
+#include "loader/plugin_registry.hpp"
+#include "scheduler/scheduling_core.hpp"
+
+namespace schedhost::live {
+
+struct ServeOptions {
+  std::uint64_t seed = 0;  // tie-break among equally scored nodes, as `run --seed`
+  int binding_threads = 8;
+  std::chrono::seconds sync_timeout{60};    // informers must list everything by then
+  std::chrono::seconds shutdown_grace{10};  // bindings in progress may finish meanwhile
+};
+
+// What the scheduler did, for logs and tests.
+struct ServeStats {
+  std::uint64_t attempts = 0;
+  std::uint64_t bound = 0;
+  std::uint64_t unschedulable = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t preemptions = 0;
+};
+
+class LiveScheduler : public scheduler::CycleSink {
+ public:
+  // configuration resolved against registry (as `run` needs). Throws InputError when a plugin
+  // refuses its args.
+  LiveScheduler(const config::SchedulerConfiguration& configuration,
+                const loader::PluginRegistry& registry, kube::ApiClient& client,
+                ServeOptions options);
+  ~LiveScheduler() override;
+
+  // Starts the informers and waits until each has listed its objects (throws
+  // std::runtime_error naming the ones that did not in time), then schedules until stop is
+  // set; then stops cleanly (bindings in progress finish or are undone, waits at Permit are
+  // rejected, events are flushed).
+  void run(const std::atomic<bool>& stop);
+  ServeStats stats() const;
+
+  void decided(const scheduler::PodPtr& pod, scheduler::PodResult result,
+               const scheduler::FailureDetail& detail) override;
+  void preempt(const scheduler::PodPtr& pod, scheduler::PodResult result,
+               const scheduler::Preemption& preemption) override;
+  void start_binding(scheduler::AssumedPod assumed) override;
+
+ private:
+  bool responsible_for(const nlohmann::json& pod) const;
+  void start_informers();
+  void step();  // one turn of the loop
+  void finish_bindings();
+  framework::Status bind(scheduler::AssumedPod& assumed);
+  void write_failure(const scheduler::PodPtr& pod, const std::string& reason,
+                     const std::string& message, const std::optional<std::string>& nominated);
+  void shutdown();
+
+  const config::SchedulerConfiguration& configuration_;
+  kube::ApiClient& client_;
+  ServeOptions options_;
+  LiveCluster cluster_;
+  scheduler::SchedulingCore core_;
+  std::unique_ptr<PodQueue> queue_;
+  kube::ApiClient events_client_;  // its own token bucket, as upstream's event client
+  kube::EventRecorder events_;
+  std::unique_ptr<BindingWorkers> binder_;
+  std::vector<std::unique_ptr<kube::Informer>> informers_;
+  mutable std::mutex stats_mutex_;
+  ServeStats stats_;
+};
+
+}  // namespace schedhost::live

@@ -1,0 +1,431 @@
+#include "scheduler/scheduling_core.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "scheduler/feasible_nodes.hpp"
+#include "scheduler/fit_error.hpp"
+#include "scheduler/select_host.hpp"
+
+namespace schedhost::scheduler {
+namespace {
+
+using cluster::NodeInfo;
+using cluster::Pod;
+using framework::CycleContext;
+using framework::Framework;
+using framework::Status;
+
+FilterVerdict verdict(const Status& s) {
+  return {std::string(framework::code_name(s.code)), s.plugin, s.reasons};
+}
+
+FilterVerdict not_evaluated(std::string why) {
+  return {"NotEvaluated", "", {std::move(why)}};
+}
+
+}  // namespace
+
+struct SchedulingCore::Filtered {
+  std::vector<std::size_t> feasible;      // snapshot indexes, in evaluation order
+  std::vector<std::size_t> failed_nodes;  // snapshot indexes of the nodes that failed
+  std::vector<Status> failed;             // their statuses, parallel to failed_nodes
+  Status error;                           // an Error that aborted Filter
+  std::optional<std::size_t> error_node;  // the node it happened on
+};
+
+SchedulingCore::SchedulingCore(const config::SchedulerConfiguration& configuration,
+                               const loader::PluginRegistry& registry, cluster::Snapshot& snapshot,
+                               CycleSink& sink, CoreOptions options)
+    : configuration_(configuration),
+      options_(options),
+      snapshot_(snapshot),
+      sink_(sink),
+      parallelizer_(configuration.parallelism),
+      rng_(options.seed) {
+  for (const config::Profile& profile : configuration.profiles) {
+    frameworks_.push_back(std::make_unique<Framework>(profile, registry));
+    frameworks_.back()->set_environment(&snapshot_, &waiting_, &parallelizer_);
+  }
+}
+
+const Framework* SchedulingCore::framework_for(const Pod& pod) const {
+  for (const auto& f : frameworks_) {
+    if (f->name() == pod.scheduler_name()) return f.get();
+  }
+  return nullptr;
+}
+
+void SchedulingCore::fail(const PodPtr& pod, PodResult result, std::string message, bool error) {
+  result.result = error ? kError : kUnschedulable;
+  result.message = std::move(message);
+  sink_.decided(pod, std::move(result), {});
+}
+
+void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> preempted) {
+  const Framework& fw = *framework_for(*pod);
+  PodResult result{pod->key(), fw.name(), "", "", "", std::nullopt, std::move(preempted)};
+  if (options_.explain) result.explain = Explanation{};
+  CycleContext cycle = fw.new_cycle();
+
+  if (snapshot_.size() == 0) {
+    return fail(pod, std::move(result), "no nodes available to schedule pods", false);
+  }
+
+  // PreFilter.
+  framework::PreFilterOutcome pre = fw.run_pre_filter(cycle, *pod);
+  if (!pre.status.ok() && !pre.status.rejected()) {
+    return fail(pod, std::move(result), pre.status.message(), true);
+  }
+  if (pre.status.rejected()) {
+    // Every node gets PreFilter's status, as upstream records it for preemption.
+    std::vector<Status> statuses(snapshot_.size(), pre.status);
+    return unschedulable(fw, cycle, pod, std::move(result), pre.status.message(),
+                         all_node_indexes(), statuses);
+  }
+
+  // A pod nominated by a preemption tries that node first, alone (upstream's
+  // evaluateNominatedNode): if it passes Filter it is chosen without scoring.
+  if (std::optional<std::size_t> nominated = fits_nominated_node(fw, cycle, *pod)) {
+    if (options_.explain) explain_nominated(*result.explain, *nominated);
+    return assume_and_reserve(fw, pod, std::move(cycle), std::move(result), *nominated);
+  }
+
+  // The nodes to filter: all, or PreFilter's, in snapshot order.
+  std::vector<std::size_t> nodes;
+  if (pre.node_names) {
+    const std::unordered_set<std::string> wanted(pre.node_names->begin(), pre.node_names->end());
+    for (std::size_t i = 0; i < snapshot_.size(); ++i) {
+      if (wanted.count(snapshot_.at(i).name()) != 0) nodes.push_back(i);
+    }
+  } else {
+    nodes = all_node_indexes();
+  }
+
+  Filtered filtered = find_feasible(fw, cycle, *pod, nodes);
+  if (options_.explain)
+    explain_filter(*result.explain, nodes, filtered, pre.node_names.has_value());
+  if (!filtered.error.ok()) return fail(pod, std::move(result), filtered.error.message(), true);
+  if (filtered.feasible.empty()) {
+    return unschedulable(fw, cycle, pod, std::move(result), "", filtered.failed_nodes,
+                         filtered.failed);
+  }
+
+  // Score, unless one node is all there is.
+  std::size_t chosen = filtered.feasible.front();
+  if (filtered.feasible.size() > 1) {
+    std::vector<const NodeInfo*> feasible;
+    for (std::size_t i : filtered.feasible)
+      feasible.push_back(&snapshot_.at(i));
+    if (Status s = fw.run_pre_score(cycle, *pod, feasible); !s.ok()) {
+      return fail(pod, std::move(result), s.message(), true);
+    }
+    framework::ScoreOutcome scores = fw.run_score(cycle, *pod, feasible, parallelizer_);
+    if (!scores.status.ok()) return fail(pod, std::move(result), scores.status.message(), true);
+    if (options_.explain) explain_scores(*result.explain, filtered.feasible, scores);
+    chosen = filtered.feasible[select_host(scores.totals, rng_)];
+  }
+  assume_and_reserve(fw, pod, std::move(cycle), std::move(result), chosen);
+}
+
+std::optional<std::size_t> SchedulingCore::fits_nominated_node(const Framework& fw,
+                                                               CycleContext& cycle,
+                                                               const Pod& pod) {
+  if (pod.nominated_node_name().empty()) return std::nullopt;
+  const std::optional<std::size_t> index = snapshot_.index_of(pod.nominated_node_name());
+  if (!index) return std::nullopt;
+  cycle.state.set_read_only(true);
+  const bool fits = fw.run_filter(cycle, pod, snapshot_.at(*index)).ok();
+  cycle.state.set_read_only(false);
+  if (!fits) return std::nullopt;
+  return index;
+}
+
+void SchedulingCore::explain_nominated(Explanation& explain, std::size_t nominated) const {
+  for (std::size_t i = 0; i < snapshot_.size(); ++i) {
+    NodeExplanation e;
+    e.filter = i == nominated ? FilterVerdict{"Success", "", {}}
+                              : not_evaluated("the pod's nominated node was tried first and fits");
+    explain.nodes.emplace_back(snapshot_.at(i).name(), std::move(e));
+  }
+}
+
+// Assume the pod on the chosen node, then Reserve and Permit; then bind, or wait at Permit.
+void SchedulingCore::assume_and_reserve(const Framework& fw, const PodPtr& pod, CycleContext cycle,
+                                        PodResult result, std::size_t chosen) {
+  const std::string node = snapshot_.at(chosen).name();
+  result.node = node;
+  AssumedPod assumed{snapshot_.assume(*pod, node), &fw, std::move(cycle), std::move(result)};
+
+  if (Status s = fw.run_reserve(assumed.cycle, *assumed.pod, node); !s.ok()) {
+    return fail_assumed(std::move(assumed), s);
+  }
+  framework::PermitOutcome permit = fw.run_permit(assumed.cycle, *assumed.pod, node);
+  if (permit.status.code == SCHEDHOST_WAIT) {
+    waiting_.add(assumed.pod, node, std::move(permit.waits));
+    waiting_assumed_.emplace(assumed.pod->uid(), std::move(assumed));
+    return;
+  }
+  if (!permit.status.ok()) return fail_assumed(std::move(assumed), permit.status);
+  sink_.start_binding(std::move(assumed));
+}
+
+std::vector<std::size_t> SchedulingCore::all_node_indexes() const {
+  std::vector<std::size_t> all(snapshot_.size());
+  for (std::size_t i = 0; i < all.size(); ++i)
+    all[i] = i;
+  return all;
+}
+
+// Filter over nodes, starting where the previous pod stopped, until enough feasible nodes are
+// found. Nodes are evaluated in parallel batches but accepted in rotation order, so the outcome
+// is the one a sequential scan gives: reproducible whatever the thread timing.
+SchedulingCore::Filtered SchedulingCore::find_feasible(const Framework& fw, CycleContext& cycle,
+                                                       const Pod& pod,
+                                                       const std::vector<std::size_t>& nodes) {
+  Filtered out;
+  const std::size_t n = nodes.size();
+  if (n == 0) return out;
+  const int percentage = fw.percentage_of_nodes_to_score().value_or(
+      configuration_.percentage_of_nodes_to_score.value_or(0));
+  const std::size_t to_find = num_feasible_nodes_to_find(percentage, n);
+  const std::size_t start = next_start_node_index_ % n;
+
+  if (!fw.has(ExtensionPoint::Filter)) {
+    for (std::size_t k = 0; k < to_find; ++k)
+      out.feasible.push_back(nodes[(start + k) % n]);
+    next_start_node_index_ = (start + to_find) % n;
+    return out;
+  }
+
+  std::size_t processed = 0;
+  // Per node of a batch: null when it passed (most do), else its status.
+  std::vector<std::unique_ptr<Status>> batch_failure;
+  cycle.state.set_read_only(true);
+  while (processed < n && out.feasible.size() < to_find) {
+    const std::size_t batch =
+        std::min(n - processed,
+                 std::max<std::size_t>(to_find - out.feasible.size(),
+                                       static_cast<std::size_t>(parallelizer_.parallelism())));
+    batch_failure.clear();
+    batch_failure.resize(batch);
+    parallelizer_.until(batch, [&](std::size_t k) {
+      const NodeInfo& node = snapshot_.at(nodes[(start + processed + k) % n]);
+      Status s = fw.run_filter(cycle, pod, node);
+      if (!s.ok()) batch_failure[k] = std::make_unique<Status>(std::move(s));
+    });
+    std::size_t k = 0;
+    for (; k < batch && out.feasible.size() < to_find; ++k) {
+      const std::size_t index = nodes[(start + processed + k) % n];
+      if (batch_failure[k] == nullptr) {
+        out.feasible.push_back(index);
+        continue;
+      }
+      Status& s = *batch_failure[k];
+      if (s.rejected()) {
+        out.failed_nodes.push_back(index);
+        out.failed.push_back(std::move(s));
+      } else {
+        out.error = std::move(s);
+        out.error_node = index;
+        ++k;
+        break;
+      }
+    }
+    processed += k;
+    if (!out.error.ok()) break;
+  }
+  cycle.state.set_read_only(false);
+  next_start_node_index_ = (start + processed) % n;
+  return out;
+}
+
+void SchedulingCore::explain_filter(Explanation& explain, const std::vector<std::size_t>& nodes,
+                                    const Filtered& filtered, bool narrowed) const {
+  std::map<std::size_t, FilterVerdict> verdicts;
+  for (std::size_t i : filtered.feasible)
+    verdicts[i] = {"Success", "", {}};
+  for (std::size_t k = 0; k < filtered.failed_nodes.size(); ++k) {
+    verdicts[filtered.failed_nodes[k]] = verdict(filtered.failed[k]);
+  }
+  if (filtered.error_node) verdicts[*filtered.error_node] = verdict(filtered.error);
+  const std::unordered_set<std::size_t> considered(nodes.begin(), nodes.end());
+  for (std::size_t i = 0; i < snapshot_.size(); ++i) {
+    NodeExplanation e;
+    if (auto it = verdicts.find(i); it != verdicts.end()) {
+      e.filter = it->second;
+    } else if (narrowed && considered.count(i) == 0) {
+      e.filter = not_evaluated("not in the PreFilter result");
+    } else if (!filtered.error.ok()) {
+      e.filter = not_evaluated("Filter stopped at an error");
+    } else {
+      e.filter = not_evaluated("enough feasible nodes were found before this one");
+    }
+    explain.nodes.emplace_back(snapshot_.at(i).name(), std::move(e));
+  }
+}
+
+void SchedulingCore::explain_scores(Explanation& explain, const std::vector<std::size_t>& feasible,
+                                    const framework::ScoreOutcome& scores) const {
+  for (std::size_t k = 0; k < feasible.size(); ++k) {
+    NodeExplanation& e = explain.nodes[feasible[k]].second;
+    for (std::size_t p = 0; p < scores.plugins.size(); ++p) {
+      e.scores.emplace_back(scores.plugins[p], scores.scores[p][k]);
+    }
+    e.total = scores.totals[k];
+  }
+}
+
+// No node fits: PostFilter, then upstream's FitError message.
+void SchedulingCore::unschedulable(const Framework& fw, CycleContext& cycle, const PodPtr& pod,
+                                   PodResult result, const std::string& pre_filter_message,
+                                   const std::vector<std::size_t>& failed_nodes,
+                                   const std::vector<Status>& failed) {
+  if (options_.explain && result.explain->nodes.empty()) {
+    for (std::size_t k = 0; k < failed_nodes.size(); ++k) {
+      result.explain->nodes.emplace_back(snapshot_.at(failed_nodes[k]).name(),
+                                         NodeExplanation{verdict(failed[k]), {}, std::nullopt});
+    }
+  }
+  std::string post_filter_message;
+  if (fw.has(ExtensionPoint::PostFilter)) {
+    std::vector<std::string> messages(failed.size());
+    std::vector<schedhost_node_status_t> statuses(failed.size());
+    for (std::size_t k = 0; k < failed.size(); ++k) {
+      const std::string& name = snapshot_.at(failed_nodes[k]).name();
+      messages[k] = failed[k].message();
+      statuses[k] = {{name.data(), name.size()},
+                     failed[k].code,
+                     {failed[k].plugin.data(), failed[k].plugin.size()},
+                     {messages[k].data(), messages[k].size()}};
+    }
+    framework::PostFilterOutcome post =
+        fw.run_post_filter(cycle, *pod, statuses, &parallelizer_, [this] { return rng_(); });
+    if (post.status.code == SCHEDHOST_ERROR) {
+      return fail(pod, std::move(result), post.status.message(), true);
+    }
+    // A retry after a preemption does not preempt again: one preemption per pod and attempt.
+    if (post.status.ok() && post.nominated_node && !retrying_) {
+      result.message =
+          fit_error_message(snapshot_.size(), pre_filter_message, failed, post.status.message());
+      return preempt(pod, std::move(result), post);
+    }
+    post_filter_message = post.status.message();
+  }
+  fail(pod, std::move(result),
+       fit_error_message(snapshot_.size(), pre_filter_message, failed, post_filter_message), false);
+}
+
+// PostFilter made room on a node: check the victims it chose, reject those waiting at Permit,
+// and let the sink evict the others.
+void SchedulingCore::preempt(const PodPtr& pod, PodResult result,
+                             const framework::PostFilterOutcome& post) {
+  const std::string& node = *post.nominated_node;
+  const NodeInfo* info = snapshot_.find(node);
+  auto refuse = [&](const std::string& why) {
+    fail(pod, std::move(result), "PostFilter plugin \"" + post.plugin + "\" " + why, true);
+  };
+  if (info == nullptr) {
+    return refuse("nominated node \"" + node + "\", which is not in the cluster");
+  }
+  Preemption preemption{node, {}, {}, post.plugin};
+  for (const std::string& uid : post.victims) {
+    const Pod* victim = info->find_pod(uid);
+    if (victim == nullptr) {
+      return refuse("chose victim uid \"" + uid + "\", which is not a pod on node \"" + node +
+                    "\"");
+    }
+    if (std::find(preemption.victim_uids.begin(), preemption.victim_uids.end(), uid) !=
+        preemption.victim_uids.end()) {
+      continue;
+    }
+    preemption.victim_uids.push_back(uid);
+    preemption.victim_keys.push_back(victim->key());
+  }
+  sink_.preempt(pod, std::move(result), preemption);
+}
+
+void SchedulingCore::retry_after_preemption(const PodPtr& pod, const std::string& node,
+                                            std::vector<std::string> preempted) {
+  retrying_ = true;
+  schedule_one(pod->nominated_to(node), std::move(preempted));
+  retrying_ = false;
+}
+
+bool SchedulingCore::reject_waiting(const std::string& uid, const std::string& message) {
+  if (waiting_assumed_.count(uid) == 0) return false;
+  return waiting_.reject(uid, "", message);
+}
+
+// After Reserve: undo everything and report why.
+void SchedulingCore::fail_assumed(AssumedPod assumed, const Status& why) {
+  assumed.framework->run_unreserve(assumed.cycle, *assumed.pod, assumed.result.node);
+  // Only the assumed copy leaves: in a live cluster the API server's copy may have replaced it
+  // (the binding went through although its answer was lost, or another scheduler bound it).
+  const NodeInfo* node = snapshot_.node_of_pod(assumed.pod->uid());
+  if (node != nullptr && node->find_pod(assumed.pod->uid()) == assumed.pod.get()) {
+    snapshot_.remove(assumed.pod->uid());
+  }
+  assumed.result.result = why.rejected() ? kUnschedulable : kError;
+  assumed.result.message = why.message();
+  FailureDetail detail;
+  detail.after_reserve = true;
+  sink_.decided(assumed.pod, std::move(assumed.result), detail);
+}
+
+Status SchedulingCore::run_binding_plugins(AssumedPod& assumed) const {
+  const Framework& fw = *assumed.framework;
+  const std::string& node = assumed.result.node;
+  if (Status s = fw.run_pre_bind(assumed.cycle, *assumed.pod, node); !s.ok()) return s;
+  return fw.run_bind(assumed.cycle, *assumed.pod, node);
+}
+
+void SchedulingCore::finish_binding(AssumedPod assumed, const Status& status) {
+  if (!status.ok()) return fail_assumed(std::move(assumed), status);
+  assumed.framework->run_post_bind(assumed.cycle, *assumed.pod, assumed.result.node);
+  assumed.result.result = kScheduled;
+  const PodPtr pod = assumed.pod;
+  sink_.decided(pod, std::move(assumed.result), {});
+}
+
+void SchedulingCore::bind_now(AssumedPod assumed) {
+  const Status status = run_binding_plugins(assumed);
+  finish_binding(std::move(assumed), status);
+}
+
+void SchedulingCore::finish_wait(framework::WaitingPods::Entry entry) {
+  auto it = waiting_assumed_.find(entry.pod->uid());
+  if (it == waiting_assumed_.end()) return;
+  AssumedPod assumed = std::move(it->second);
+  waiting_assumed_.erase(it);
+  if (entry.rejected) {
+    return fail_assumed(std::move(assumed), {SCHEDHOST_UNSCHEDULABLE, {*entry.rejected}, {}});
+  }
+  sink_.start_binding(std::move(assumed));
+}
+
+// A binding or an Unreserve may resolve more waits (gang scheduling rejects the rest of a gang),
+// hence the loop.
+void SchedulingCore::finish_resolved_waits() {
+  for (auto resolved = waiting_.take_resolved(); !resolved.empty();
+       resolved = waiting_.take_resolved()) {
+    for (auto& entry : resolved)
+      finish_wait(std::move(entry));
+  }
+}
+
+bool SchedulingCore::expire_first_wait() {
+  auto expired = waiting_.expire_first();
+  if (!expired) return false;
+  finish_wait(std::move(*expired));
+  finish_resolved_waits();
+  return true;
+}
+
+void SchedulingCore::expire_due_waits(std::chrono::steady_clock::time_point now) {
+  for (auto& entry : waiting_.expire_due(now))
+    finish_wait(std::move(entry));
+  finish_resolved_waits();
+}
+
+}  // namespace schedhost::scheduler

@@ -1,0 +1,160 @@
+// The scheduling cycle that `run` and `serve` share: one attempt of one pod, from PreFilter to
+// the end of Permit, then its binding cycle (PreBind, Bind, PostBind), and pods waiting at
+// Permit. Upstream's schedulingCycle / bindingCycle. What differs between a replay and a live
+// cluster is behind CycleSink: where decisions go, how preemption victims are evicted, and where
+// a binding is written (the snapshot, or the API server) and on which thread.
+//
+// Threading: everything here runs on one thread, the scheduling loop's, except
+// run_binding_plugins, which a live sink calls from its binding thread. The snapshot is only
+// touched on the scheduling thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cluster/snapshot.hpp"
+#include "config/scheduler_configuration.hpp"
+#include "framework/framework.hpp"
+#include "framework/parallelizer.hpp"
+#include "framework/waiting_pods.hpp"
+#include "loader/plugin_registry.hpp"
+#include "scheduler/run_result.hpp"
+
+namespace schedhost::scheduler {
+
+using PodPtr = std::shared_ptr<const cluster::Pod>;
+
+// A pod between Reserve and the end of its binding cycle.
+struct AssumedPod {
+  PodPtr pod;  // the assumed pod, bound to result.node in the snapshot
+  const framework::Framework* framework = nullptr;
+  framework::CycleContext cycle;
+  PodResult result;  // pod, profile, node and explain filled in
+};
+
+// Why an attempt ended without a binding, beyond the message.
+struct FailureDetail {
+  bool after_reserve = false;  // the pod had been assumed (and is now off the snapshot again)
+  std::optional<std::string> nominated_node;  // set by a successful preemption
+};
+
+// The preemption a PostFilter plugin asked for, checked by the core: the victims are pods of
+// the nominated node.
+struct Preemption {
+  std::string node;
+  std::vector<std::string> victim_uids;  // distinct, in the plugin's order
+  std::vector<std::string> victim_keys;  // "namespace/name", parallel to victim_uids
+  std::string plugin;
+};
+
+class CycleSink {
+ public:
+  virtual ~CycleSink() = default;
+  // The attempt ended: result.result is Scheduled (after the binding cycle), Unschedulable or
+  // Error. Scheduled pods stay on the snapshot; failed ones are off it (after Reserve,
+  // result.node still names the node it had been assumed on).
+  virtual void decided(const PodPtr& pod, PodResult result, const FailureDetail& detail) = 0;
+  // PostFilter made room for pod on a node: evict the victims (the core has rejected those
+  // waiting at Permit already) and retry or requeue the pod.
+  virtual void preempt(const PodPtr& pod, PodResult result, const Preemption& preemption) = 0;
+  // Permit allowed the pod: run its binding cycle now (the replay calls
+  // SchedulingCore::bind_now) or on another thread (live: run_binding_plugins there, then
+  // finish_binding back on the scheduling thread).
+  virtual void start_binding(AssumedPod assumed) = 0;
+};
+
+struct CoreOptions {
+  bool explain = false;
+  std::uint64_t seed = 0;  // tie-break among equally scored nodes
+};
+
+class SchedulingCore {
+ public:
+  // One Framework per profile, each seeing snapshot. Throws InputError when a plugin refuses its
+  // args. snapshot and sink must outlive the core.
+  SchedulingCore(const config::SchedulerConfiguration& configuration,
+                 const loader::PluginRegistry& registry, cluster::Snapshot& snapshot,
+                 CycleSink& sink, CoreOptions options);
+
+  // The profile serving pod's schedulerName, or nullptr.
+  const framework::Framework* framework_for(const cluster::Pod& pod) const;
+  const std::vector<std::unique_ptr<framework::Framework>>& frameworks() const {
+    return frameworks_;
+  }
+
+  // One scheduling attempt; its outcome reaches the sink. preempted: the pods evicted for this
+  // one by a previous attempt, reported on its entry.
+  void schedule_one(const PodPtr& pod, std::vector<std::string> preempted = {});
+  // The replay's retry after a preemption: the pod, nominated to the node, scheduled again at
+  // once; it does not preempt a second time.
+  void retry_after_preemption(const PodPtr& pod, const std::string& node,
+                              std::vector<std::string> preempted);
+
+  // The binding cycle in one go, on the scheduling thread (the replay).
+  void bind_now(AssumedPod assumed);
+  // PreBind and Bind. Touches no snapshot: a live sink runs it on its binding thread.
+  framework::Status run_binding_plugins(AssumedPod& assumed) const;
+  // After run_binding_plugins (and the binding's write): PostBind and Scheduled, or, on
+  // failure, Unreserve and the pod off the snapshot. Scheduling thread.
+  void finish_binding(AssumedPod assumed, const framework::Status& status);
+
+  // Pods at Permit that every waiting plugin allowed, or that one rejected: to binding, or
+  // failed. Call after anything that may resolve a wait.
+  void finish_resolved_waits();
+  // Virtual time (the replay): the earliest wait expires; false when none is waiting.
+  bool expire_first_wait();
+  // Real time (serve): the waits whose timeout has passed expire.
+  void expire_due_waits(std::chrono::steady_clock::time_point now);
+  // A pod waiting at Permit is rejected with message; false when it is not waiting.
+  bool reject_waiting(const std::string& uid, const std::string& message);
+  bool is_waiting(const std::string& uid) const { return waiting_assumed_.count(uid) != 0; }
+  std::optional<std::chrono::steady_clock::time_point> next_wait_deadline() const {
+    return waiting_.next_deadline();
+  }
+
+  cluster::Snapshot& snapshot() { return snapshot_; }
+  framework::Parallelizer& parallelizer() { return parallelizer_; }
+
+ private:
+  struct Filtered;
+  std::optional<std::size_t> fits_nominated_node(const framework::Framework& fw,
+                                                 framework::CycleContext& cycle,
+                                                 const cluster::Pod& pod);
+  void explain_nominated(Explanation& explain, std::size_t nominated) const;
+  void assume_and_reserve(const framework::Framework& fw, const PodPtr& pod,
+                          framework::CycleContext cycle, PodResult result, std::size_t chosen);
+  std::vector<std::size_t> all_node_indexes() const;
+  Filtered find_feasible(const framework::Framework& fw, framework::CycleContext& cycle,
+                         const cluster::Pod& pod, const std::vector<std::size_t>& nodes);
+  void explain_filter(Explanation& explain, const std::vector<std::size_t>& nodes,
+                      const Filtered& filtered, bool narrowed) const;
+  void explain_scores(Explanation& explain, const std::vector<std::size_t>& feasible,
+                      const framework::ScoreOutcome& scores) const;
+  void unschedulable(const framework::Framework& fw, framework::CycleContext& cycle,
+                     const PodPtr& pod, PodResult result, const std::string& pre_filter_message,
+                     const std::vector<std::size_t>& failed_nodes,
+                     const std::vector<framework::Status>& failed);
+  void preempt(const PodPtr& pod, PodResult result, const framework::PostFilterOutcome& post);
+  void fail(const PodPtr& pod, PodResult result, std::string message, bool error);
+  void fail_assumed(AssumedPod assumed, const framework::Status& why);
+  void finish_wait(framework::WaitingPods::Entry entry);
+
+  const config::SchedulerConfiguration& configuration_;
+  const CoreOptions options_;
+  cluster::Snapshot& snapshot_;
+  CycleSink& sink_;
+  framework::WaitingPods waiting_;
+  std::map<std::string, AssumedPod> waiting_assumed_;  // by pod uid
+  framework::Parallelizer parallelizer_;
+  std::vector<std::unique_ptr<framework::Framework>> frameworks_;
+  std::mt19937_64 rng_;
+  std::size_t next_start_node_index_ = 0;
+  bool retrying_ = false;  // scheduling a pod again after its preemption: no second one
+};
+
+}  // namespace schedhost::scheduler

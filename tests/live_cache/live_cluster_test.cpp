@@ -1,0 +1,147 @@
+// The live cluster cache on its own: informer events in, the snapshot the cycle reads out.
+#include "live/live_cluster.hpp"
+
+#include <gtest/gtest.h>
+
+namespace schedhost::live {
+namespace {
+
+using nlohmann::json;
+
+kube::Object node(const std::string& name, const std::string& cpu = "4",
+                  const std::string& zone = "a", const std::string& rv = "1") {
+  return std::make_shared<const json>(json{
+      {"apiVersion", "v1"},
+      {"kind", "Node"},
+      {"metadata", {{"name", name}, {"resourceVersion", rv}, {"labels", {{"zone", zone}}}}},
+      {"status",
+       {{"allocatable", {{"cpu", cpu}, {"memory", "8Gi"}, {"pods", "110"}}},
+        {"conditions", json::array({{{"type", "Ready"},
+                                     {"status", "True"},
+                                     {"lastHeartbeatTime", "2026-01-01T00:00:0" + rv + "Z"}}})}}}});
+}
+
+kube::Object pod(const std::string& name, const std::string& node_name, const std::string& rv = "1",
+                 const std::string& cpu = "1") {
+  json spec = {{"containers", json::array({{{"name", "c"},
+                                            {"image", "pause"},
+                                            {"resources", {{"requests", {{"cpu", cpu}}}}}}})}};
+  if (!node_name.empty()) spec["nodeName"] = node_name;
+  return std::make_shared<const json>(json{
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata",
+       {{"name", name}, {"namespace", "default"}, {"uid", "uid-" + name}, {"resourceVersion", rv}}},
+      {"spec", spec}});
+}
+
+std::int64_t requested_cpu(LiveCluster& c, const std::string& node_name) {
+  return c.snapshot().find(node_name)->requested().get_or_zero("cpu");
+}
+
+TEST(LiveCluster, NodesAndAssignedPodsReachTheSnapshotWhenApplied) {
+  LiveCluster c;
+  auto nodes = c.node_handler();
+  auto pods = c.assigned_pod_handler();
+  nodes.on_add(node("n1"), true);
+  pods.on_add(pod("p1", "n1"), true);
+  EXPECT_EQ(c.snapshot().size(), 0u);  // nothing before the scheduling thread applies
+  const ClusterChanges changes = c.apply_pending();
+  EXPECT_EQ(changes.nodes, 1);
+  EXPECT_EQ(changes.pods, 1);
+  ASSERT_EQ(c.snapshot().size(), 1u);
+  EXPECT_EQ(requested_cpu(c, "n1"), 1000);
+  pods.on_delete(pod("p1", "n1"), false);
+  EXPECT_EQ(c.apply_pending().pods, 1);
+  EXPECT_EQ(requested_cpu(c, "n1"), 0);
+}
+
+TEST(LiveCluster, TheInformersCopyConfirmsAnAssumedPodWithoutCountingItTwice) {
+  LiveCluster c;
+  c.node_handler().on_add(node("n1"), true);
+  c.apply_pending();
+  const cluster::Pod pending(*pod("p1", ""));
+  c.snapshot().assume(pending, "n1");
+  c.assumed("uid-p1");
+  EXPECT_EQ(requested_cpu(c, "n1"), 1000);
+  c.assigned_pod_handler().on_add(pod("p1", "n1", "2"), false);
+  const ClusterChanges changes = c.apply_pending();
+  EXPECT_EQ(changes.pods, 0);  // a confirmation is not a change of the cluster
+  EXPECT_EQ(requested_cpu(c, "n1"), 1000);
+  EXPECT_FALSE(c.is_assumed("uid-p1"));
+  EXPECT_EQ(c.snapshot().find("n1")->pods().size(), 1u);
+}
+
+TEST(LiveCluster, AnAssumedPodBoundElsewhereMovesToTheNodeTheServerNames) {
+  LiveCluster c;
+  c.node_handler().on_add(node("n1"), true);
+  c.node_handler().on_add(node("n2"), true);
+  c.apply_pending();
+  c.snapshot().assume(cluster::Pod(*pod("p1", "")), "n1");
+  c.assumed("uid-p1");
+  c.assigned_pod_handler().on_add(pod("p1", "n2", "2"), false);  // another scheduler won
+  c.apply_pending();
+  EXPECT_EQ(requested_cpu(c, "n1"), 0);
+  EXPECT_EQ(requested_cpu(c, "n2"), 1000);
+}
+
+TEST(LiveCluster, AHeartbeatKeepsTheTimelineAndALabelChangeStartsANewOne) {
+  LiveCluster c;
+  c.node_handler().on_add(node("n1", "4", "a", "1"), true);
+  c.apply_pending();
+  const std::uint64_t id = c.snapshot().journal().id();
+  c.node_handler().on_update(node("n1", "4", "a", "1"), node("n1", "4", "a", "2"));
+  EXPECT_EQ(c.apply_pending().nodes, 0);
+  EXPECT_EQ(c.snapshot().journal().id(), id);
+  c.node_handler().on_update(node("n1", "4", "a", "2"), node("n1", "4", "b", "3"));
+  EXPECT_EQ(c.apply_pending().nodes, 1);
+  EXPECT_NE(c.snapshot().journal().id(), id);
+  EXPECT_EQ(*c.snapshot().find("n1")->node().labels().find("zone"), "b");
+}
+
+TEST(LiveCluster, APodOfAnUnknownNodeWaitsForItAndAPodOfADeletedNodeComesBackWithIt) {
+  LiveCluster c;
+  c.assigned_pod_handler().on_add(pod("early", "n1"), true);
+  c.apply_pending();
+  EXPECT_EQ(c.snapshot().size(), 0u);
+  c.node_handler().on_add(node("n1"), false);
+  c.apply_pending();
+  EXPECT_EQ(requested_cpu(c, "n1"), 1000);
+  c.node_handler().on_delete(node("n1"), false);
+  c.apply_pending();
+  EXPECT_EQ(c.snapshot().size(), 0u);
+  c.node_handler().on_add(node("n1"), false);
+  c.apply_pending();
+  EXPECT_EQ(requested_cpu(c, "n1"), 1000);
+}
+
+TEST(LiveCluster, AnUnconfirmedBindingIsForgottenAfterTheTtl) {
+  LiveCluster c;
+  c.node_handler().on_add(node("n1"), true);
+  c.apply_pending();
+  c.snapshot().assume(cluster::Pod(*pod("p1", "")), "n1");
+  c.assumed("uid-p1");
+  const auto t0 = std::chrono::steady_clock::now();
+  c.binding_finished("uid-p1", t0);
+  c.apply_pending(t0 + LiveCluster::kAssumedPodTtl - std::chrono::seconds(1));
+  EXPECT_EQ(requested_cpu(c, "n1"), 1000);
+  EXPECT_EQ(c.apply_pending(t0 + LiveCluster::kAssumedPodTtl + std::chrono::seconds(1)).pods, 1);
+  EXPECT_EQ(requested_cpu(c, "n1"), 0);
+  EXPECT_FALSE(c.is_assumed("uid-p1"));
+}
+
+TEST(LiveCluster, ABadObjectIsSkippedAndTheRestApplied) {
+  LiveCluster c;
+  c.node_handler().on_add(
+      std::make_shared<const json>(json{{"kind", "Node"},
+                                        {"metadata", {{"name", "bad"}}},
+                                        {"status", {{"allocatable", {{"cpu", "lots"}}}}}}),
+      true);
+  c.node_handler().on_add(node("good"), true);
+  c.apply_pending();
+  EXPECT_EQ(c.snapshot().size(), 1u);
+  EXPECT_NE(c.snapshot().find("good"), nullptr);
+}
+
+}  // namespace
+}  // namespace schedhost::live

@@ -1,0 +1,170 @@
+// What the serve tests share: a cluster file applied to the real API server (as kubectl would
+// create its objects), `schedhost serve` as a child process, and waiting for its decisions.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster/cluster_file.hpp"
+#include "kube/api_client.hpp"
+#include "live/control_plane.hpp"
+#include "support/process.hpp"
+
+namespace schedhost::testing {
+
+using nlohmann::json;
+
+inline std::string ns_path(const std::string& ns) {
+  return "/api/v1/namespaces/" + kube::url_escape(ns);
+}
+
+// The object as a client creates it: no uid, resourceVersion or status (the server's own).
+inline json creatable(json object) {
+  json& m = object["metadata"];
+  for (const char* field :
+       {"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink"}) {
+    m.erase(field);
+  }
+  object.erase("status");
+  return object;
+}
+
+inline void create_node(kube::ApiClient& client, const json& node) {
+  client.create("/api/v1/nodes", creatable(node));
+  if (node.contains("status")) {
+    json status = node["status"];
+    status["conditions"] = json::array({{{"type", "Ready"}, {"status", "True"}}});
+    client.patch("/api/v1/nodes/" + kube::url_escape(node["metadata"]["name"].get<std::string>()) +
+                     "/status",
+                 {{"status", status}}, kube::PatchType::Merge);
+  }
+}
+
+inline void ensure_namespace(kube::ApiClient& client, const std::string& ns,
+                             std::map<std::string, bool>& made) {
+  if (ns == "default" || made[ns]) return;
+  try {
+    client.create("/api/v1/namespaces",
+                  {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+  } catch (const kube::ApiError& e) {
+    if (e.code() != 409) throw;
+  }
+  made[ns] = true;
+}
+
+// Creates every object of the cluster file: namespaces, nodes (made Ready), PDBs, the running
+// pods (bound as created), then the pending pods in file order, pending_gap apart so that their
+// creation times keep the file's order as the queue sees it.
+inline void apply_cluster(kube::ApiClient& client, const std::string& file,
+                          std::chrono::milliseconds pending_gap) {
+  const cluster::Cluster c = cluster::load_cluster(file);
+  std::map<std::string, bool> made;
+  for (const auto& n : c.namespaces) {
+    client.create("/api/v1/namespaces", creatable(n->json()));
+    made[n->name()] = true;
+  }
+  for (const auto& node : c.nodes)
+    create_node(client, node->json());
+  for (const auto& pdb : c.pod_disruption_budgets) {
+    ensure_namespace(client, pdb->json()["metadata"].value("namespace", "default"), made);
+    client.create("/apis/policy/v1/namespaces/" +
+                      pdb->json()["metadata"].value("namespace", std::string("default")) +
+                      "/poddisruptionbudgets",
+                  creatable(pdb->json()));
+  }
+  for (const auto& pod : c.running_pods) {
+    ensure_namespace(client, pod->namespace_name(), made);
+    client.create(ns_path(pod->namespace_name()) + "/pods", creatable(pod->json()));
+  }
+  for (const auto& pod : c.pending_pods) {
+    ensure_namespace(client, pod->namespace_name(), made);
+    client.create(ns_path(pod->namespace_name()) + "/pods", creatable(pod->json()));
+    std::this_thread::sleep_for(pending_gap);
+  }
+}
+
+// `schedhost run -o json` on the same files: pod -> {result, node, message}.
+struct Decision {
+  std::string result;
+  std::string node;
+  std::string message;
+  bool operator==(const Decision&) const = default;
+};
+inline std::ostream& operator<<(std::ostream& os, const Decision& d) {
+  return os << "{" << d.result << ", " << d.node << ", " << d.message << "}";
+}
+
+inline std::map<std::string, Decision> run_decisions(const std::string& config,
+                                                     const std::string& cluster_file,
+                                                     const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args{"run", "--config", config, "--cluster", cluster_file, "-o", "json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const ProcessResult r = run_schedhost(args);
+  if (r.exit_code != 0) throw std::runtime_error("schedhost run failed: " + r.err);
+  std::map<std::string, Decision> out;
+  const json result = json::parse(r.out);
+  for (const json& p : result["pods"]) {
+    out[p["pod"]] = {p["result"], p.value("node", ""), p.value("message", "")};
+  }
+  return out;
+}
+
+// What the API server shows for each pod: Scheduled on its node, or Unschedulable with the
+// PodScheduled condition's message, or "Pending" (no decision written yet).
+inline std::map<std::string, Decision> live_decisions(kube::ApiClient& client) {
+  std::map<std::string, Decision> out;
+  const json pods = client.get("/api/v1/pods");
+  for (const json& p : pods["items"]) {
+    const std::string key = p["metadata"]["namespace"].get<std::string>() + "/" +
+                            p["metadata"]["name"].get<std::string>();
+    const std::string node = p["spec"].value("nodeName", "");
+    Decision d{"Pending", "", ""};
+    if (!node.empty()) d = {"Scheduled", node, ""};
+    for (const json& c : p["status"].value("conditions", json::array())) {
+      if (c["type"] == "PodScheduled" && c["status"] == "False") {
+        d = {c.value("reason", ""), "", c.value("message", "")};
+      }
+    }
+    out[key] = d;
+  }
+  return out;
+}
+
+// `schedhost serve` against the test control plane; stopped by PID (SIGTERM) when it dies.
+class ServeProcess {
+ public:
+  ServeProcess(const ControlPlane& plane, const std::string& config,
+               std::vector<std::string> extra = {})
+      : log_(plane.dir() + "/serve-" + std::to_string(++count_) + ".log"),
+        child_(args(plane, config, std::move(extra)), log_) {}
+  ChildProcess& process() { return child_; }
+  std::string log() const { return read_file(log_); }
+
+ private:
+  static std::vector<std::string> args(const ControlPlane& plane, const std::string& config,
+                                       std::vector<std::string> extra) {
+    std::vector<std::string> a{schedhost_binary(), "serve",           "--config", config,
+                               "--kubeconfig",     plane.kubeconfig()};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  }
+  static inline int count_ = 0;
+  std::string log_;
+  ChildProcess child_;
+};
+
+// Polls until pred() holds or the timeout passes; returns pred().
+template <class Pred>
+bool eventually(Pred pred, std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return pred();
+}
+
+}  // namespace schedhost::testing
