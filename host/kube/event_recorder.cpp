@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <random>
 
+#include "kube/json_text.hpp"
 #include "kube/micro_time.hpp"
 #include "kube/resource.hpp"
 
@@ -15,17 +16,6 @@ namespace {
 
 using nlohmann::json;
 using Clock = EventSeriesCache::Clock;
-
-// Go's encoder replaces invalid UTF-8 where nlohmann's dump() would throw.
-std::string valid_utf8(std::string_view text) {
-  return json::parse(json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace))
-      .get<std::string>();
-}
-
-std::string string_field(const json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 void set_unless_empty(json& object, const char* key, std::string_view value) {
   if (!value.empty()) object[key] = valid_utf8(value);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cluster/rfc3339.hpp"
+#include "kube/json_text.hpp"
 #include "kube/micro_time.hpp"
 #include "kube/resource.hpp"
 
@@ -16,18 +17,6 @@ using nlohmann::json;
 using Clock = std::chrono::system_clock;
 
 constexpr const char* kMergeKey = "type";
-
-// Go's encoder replaces invalid UTF-8 where nlohmann's dump() would throw: plugin messages are
-// arbitrary bytes.
-std::string valid_utf8(std::string_view text) {
-  return json::parse(json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace))
-      .get<std::string>();
-}
-
-std::string string_field(const json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 // A metav1.Time as Go re-encodes it: UTC seconds, null for absent or zero.
 json normalized_time(const json& object, const char* key) {

@@ -37,37 +37,28 @@ void LiveCluster::push(Kind kind, bool deleted, const kube::Object& object) {
   pending_.push_back({kind, deleted, object});
 }
 
+kube::InformerHandler LiveCluster::handler_for(Kind kind) {
+  return {[this, kind](const kube::Object& o, bool) { push(kind, false, o); },
+          [this, kind](const kube::Object& old, const kube::Object& now) {
+            // A relist redelivers unchanged objects: only a new version is a change.
+            if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
+              push(kind, false, now);
+            }
+          },
+          [this, kind](const kube::Object& o, bool) { push(kind, true, o); }};
+}
+
 kube::InformerHandler LiveCluster::node_handler() {
-  return {[this](const kube::Object& o, bool) { push(Kind::Node, false, o); },
-          [this](const kube::Object& old, const kube::Object& now) {
-            if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
-              push(Kind::Node, false, now);
-            }
-          },
-          [this](const kube::Object& o, bool) { push(Kind::Node, true, o); }};
+  return handler_for(Kind::Node);
 }
-
 kube::InformerHandler LiveCluster::assigned_pod_handler() {
-  return {[this](const kube::Object& o, bool) { push(Kind::Pod, false, o); },
-          [this](const kube::Object& old, const kube::Object& now) {
-            if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
-              push(Kind::Pod, false, now);
-            }
-          },
-          [this](const kube::Object& o, bool) { push(Kind::Pod, true, o); }};
+  return handler_for(Kind::Pod);
 }
-
 kube::InformerHandler LiveCluster::namespace_handler() {
-  return {
-      [this](const kube::Object& o, bool) { push(Kind::Namespace, false, o); },
-      [this](const kube::Object&, const kube::Object& now) { push(Kind::Namespace, false, now); },
-      [this](const kube::Object& o, bool) { push(Kind::Namespace, true, o); }};
+  return handler_for(Kind::Namespace);
 }
-
 kube::InformerHandler LiveCluster::pod_disruption_budget_handler() {
-  return {[this](const kube::Object& o, bool) { push(Kind::Budget, false, o); },
-          [this](const kube::Object&, const kube::Object& now) { push(Kind::Budget, false, now); },
-          [this](const kube::Object& o, bool) { push(Kind::Budget, true, o); }};
+  return handler_for(Kind::Budget);
 }
 
 ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point now) {

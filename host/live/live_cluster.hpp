@@ -68,6 +68,7 @@ class LiveCluster {
     kube::Object object;
   };
   void push(Kind kind, bool deleted, const kube::Object& object);
+  kube::InformerHandler handler_for(Kind kind);
   void apply_node(const Change& c, ClusterChanges& out);
   void apply_pod(const Change& c, ClusterChanges& out);
   void place_orphans(const std::string& node_name, ClusterChanges& out);

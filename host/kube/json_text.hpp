@@ -1,0 +1,24 @@
+// Small JSON helpers the API writers share.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace schedhost::kube {
+
+// text with invalid UTF-8 replaced by U+FFFD, as Go's encoder writes it (nlohmann's dump()
+// would throw): plugin messages are arbitrary bytes.
+inline std::string valid_utf8(std::string_view text) {
+  using nlohmann::json;
+  return json::parse(json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace))
+      .get<std::string>();
+}
+
+// object[key] when it is a string, else "".
+inline std::string string_field(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace schedhost::kube
