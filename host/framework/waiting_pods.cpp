@@ -96,25 +96,28 @@ std::optional<WaitingPods::Entry> WaitingPods::expire_first() {
   return e;
 }
 
-std::vector<WaitingPods::Entry> WaitingPods::expire_due(std::chrono::steady_clock::time_point now) {
-  std::vector<Entry> expired;
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    const Wait* first = nullptr;
-    for (const Wait& w : it->pending) {
-      if (it->started + std::chrono::milliseconds(w.timeout_ms) <= now &&
-          (first == nullptr || w.timeout_ms < first->timeout_ms)) {
-        first = &w;
+std::optional<WaitingPods::Entry> WaitingPods::expire_first_due(
+    std::chrono::steady_clock::time_point now) {
+  std::size_t best_entry = entries_.size();
+  std::size_t best_wait = 0;
+  std::chrono::steady_clock::time_point best_deadline{};
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].rejected) continue;
+    const auto& waits = entries_[i].pending;
+    for (std::size_t j = 0; j < waits.size(); ++j) {
+      const auto deadline = entries_[i].started + std::chrono::milliseconds(waits[j].timeout_ms);
+      if (deadline <= now && (best_entry == entries_.size() || deadline < best_deadline)) {
+        best_entry = i;
+        best_wait = j;
+        best_deadline = deadline;
       }
     }
-    if (first == nullptr || it->rejected) {
-      ++it;
-      continue;
-    }
-    it->rejected = timeout_message(*first);
-    expired.push_back(std::move(*it));
-    it = entries_.erase(it);
   }
-  return expired;
+  if (best_entry == entries_.size()) return std::nullopt;
+  Entry e = std::move(entries_[best_entry]);
+  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(best_entry));
+  e.rejected = timeout_message(e.pending[best_wait]);
+  return e;
 }
 
 std::optional<std::chrono::steady_clock::time_point> WaitingPods::next_deadline() const {

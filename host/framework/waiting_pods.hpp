@@ -45,9 +45,10 @@ class WaitingPods {
   // Removes and returns the pod whose wait expires first (ties: first to wait), rejected with
   // upstream's timeout message; nullopt when none is waiting.
   std::optional<Entry> expire_first();
-  // Real time: removes and returns the pods with a wait whose deadline (started + timeout) is
-  // not after now, rejected with the timeout message of their first expired wait.
-  std::vector<Entry> expire_due(std::chrono::steady_clock::time_point now);
+  // Real time: removes and returns the pod whose wait has the earliest deadline (started +
+  // timeout), if that is not after now, rejected with the timeout message; nullopt otherwise.
+  // One at a time, as separate timers fire: the Unreserve of the first may reject the others.
+  std::optional<Entry> expire_first_due(std::chrono::steady_clock::time_point now);
   // The earliest deadline of any wait (real time), nullopt when none is waiting.
   std::optional<std::chrono::steady_clock::time_point> next_deadline() const;
 

@@ -144,7 +144,7 @@ PodPtr PodQueue::pop(Clock::time_point now) {
   if (active_.empty()) return nullptr;
   PodPtr pod = active_.begin()->pod;
   active_.erase(active_.begin());
-  in_flight_.insert(pod->uid());
+  in_flight_[pod->uid()] = pod;
   return pod;
 }
 
@@ -154,12 +154,16 @@ PodPtr PodQueue::latest(const std::string& uid) const {
 }
 
 void PodQueue::requeue_unschedulable(const PodPtr& pod) {
-  const std::string& uid = pod->uid();
-  in_flight_.erase(uid);
+  const std::string uid = pod->uid();
+  PodPtr popped;
+  if (auto it = in_flight_.find(uid); it != in_flight_.end()) {
+    popped = it->second;
+    in_flight_.erase(it);
+  }
   PodPtr now = latest(uid);
   if (!now) return;  // deleted, or bound elsewhere, meanwhile
   ++attempts_[uid];
-  if (now != pod && now->generation() != pod->generation()) {
+  if (popped && now != popped && pod_updated(popped->json(), now->json())) {
     // Updated during the attempt: try the new version at once.
     add_active(now);
     return;
@@ -168,7 +172,7 @@ void PodQueue::requeue_unschedulable(const PodPtr& pod) {
 }
 
 void PodQueue::requeue_after_error(const PodPtr& pod, Clock::time_point now) {
-  const std::string& uid = pod->uid();
+  const std::string uid = pod->uid();
   in_flight_.erase(uid);
   PodPtr latest_pod = latest(uid);
   if (!latest_pod) return;

@@ -43,7 +43,8 @@ class PodQueue {
   // The next pod to schedule, nullptr when none is ready. Its entry stays known (in flight)
   // until it is requeued or done.
   PodPtr pop(Clock::time_point now = Clock::now());
-  // After a failed attempt: waits for a cluster change (unschedulable) or a backoff (error).
+  // After a failed attempt (pod: the object popped, or the copy the cycle assumed): waits for a
+  // cluster change (unschedulable) or a backoff (error); a pod updated meanwhile is tried again.
   void requeue_unschedulable(const PodPtr& pod);
   void requeue_after_error(const PodPtr& pod, Clock::time_point now = Clock::now());
   // The attempt ended for good (bound, or deleted meanwhile).
@@ -88,7 +89,7 @@ class PodQueue {
   std::map<std::string, PodPtr> unschedulable_;  // uid -> pod
   std::map<std::string, std::pair<PodPtr, Clock::time_point>> backoff_;  // uid -> pod, end
   std::map<std::string, int> attempts_;  // uid -> failed attempts (for backoff)
-  std::set<std::string> in_flight_;
+  std::map<std::string, PodPtr> in_flight_;  // uid -> the object pop() gave out
   std::set<std::string> gated_;
   std::uint64_t next_seq_ = 0;
 };

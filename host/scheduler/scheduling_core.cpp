@@ -423,9 +423,10 @@ bool SchedulingCore::expire_first_wait() {
 }
 
 void SchedulingCore::expire_due_waits(std::chrono::steady_clock::time_point now) {
-  for (auto& entry : waiting_.expire_due(now))
-    finish_wait(std::move(entry));
-  finish_resolved_waits();
+  while (auto expired = waiting_.expire_first_due(now)) {
+    finish_wait(std::move(*expired));
+    finish_resolved_waits();
+  }
 }
 
 }  // namespace schedhost::scheduler

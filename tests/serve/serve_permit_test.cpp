@@ -1,0 +1,80 @@
+// Permit in real time: the Coscheduling example (plugins/examples/coscheduling) holds a gang's
+// members at Permit until the gang is complete, and rejects and frees them at its timeout,
+// with serve making the same decisions as run.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "serve/serve_support.hpp"
+
+namespace schedhost::testing {
+namespace {
+
+const std::string kData = std::string(SCHEDHOST_SOURCE_DIR) + "/tests/examples/data/";
+const std::string kExamples = std::string(SCHEDHOST_BINARY_DIR) + "/lib/schedhost/examples";
+
+// The example's profile with a 2 s wait at Permit instead of 60 s.
+std::string short_wait_profile(const ScratchDir& dir) {
+  std::string text = read_file(kData + "coscheduling-profile.yaml");
+  const std::string from = "permitWaitingTimeSeconds: 60";
+  text.replace(text.find(from), from.size(), "permitWaitingTimeSeconds: 2");
+  return dir.write("profile.yaml", text);
+}
+
+// then: more checks while serve still runs.
+void expect_serve_decides_as_run(
+    const std::string& cluster_file,
+    const std::function<void(kube::ApiClient&, ServeProcess&)>& then = nullptr) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  ScratchDir dir;
+  const std::string config = short_wait_profile(dir);
+  const auto want = run_decisions(config, cluster_file, {"--plugin-dir", kExamples});
+  apply_cluster(client, cluster_file, std::chrono::milliseconds(0));
+  ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
+  ASSERT_TRUE(eventually(
+      [&] {
+        const auto live = live_decisions(client);
+        for (const auto& [pod, d] : want) {
+          if (live.count(pod) == 0 || live.at(pod).result == "Pending") return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(60)))
+      << serve.log();
+  const auto live = live_decisions(client);
+  for (const auto& [pod, d] : want)
+    EXPECT_EQ(live.at(pod), d) << pod;
+  if (then) then(client, serve);
+  kill(serve.process().pid(), SIGTERM);
+  serve.process().stop(15'000);
+}
+
+TEST(ServePermit, ACompleteGangIsBoundTogether) {
+  expect_serve_decides_as_run(kData + "gang-complete.yaml");
+}
+
+TEST(ServePermit, AnIncompleteGangIsRejectedAtTheTimeoutAndFreed) {
+  expect_serve_decides_as_run(
+      kData + "gang-incomplete.yaml", [](kube::ApiClient& client, ServeProcess& serve) {
+        // The members' reservations are gone: a pod needing the whole node fits there.
+        client.create(
+            "/api/v1/namespaces/default/pods",
+            {{"apiVersion", "v1"},
+             {"kind", "Pod"},
+             {"metadata", {{"name", "whole-node"}, {"namespace", "default"}}},
+             {"spec",
+              {{"containers", json::array({{{"name", "c"},
+                                            {"image", "registry.k8s.io/pause:3.10"},
+                                            {"resources", {{"requests", {{"cpu", "4"}}}}}}})}}}});
+        EXPECT_TRUE(eventually([&] {
+          return live_decisions(client)["default/whole-node"].node == "node-a";
+        })) << serve.log();
+      });
+}
+
+}  // namespace
+}  // namespace schedhost::testing
