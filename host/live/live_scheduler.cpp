@@ -137,6 +137,11 @@ void LiveScheduler::run(const std::atomic<bool>& stop) {
 
 void LiveScheduler::step() {
   queue_->apply_pending();
+  // A pod deleted while it waits at Permit is rejected there at once (Unreserve frees its room).
+  for (const std::string& uid : queue_->take_deleted()) {
+    core_.reject_waiting(uid, "pod deleted while waiting at Permit");
+  }
+  core_.finish_resolved_waits();
   const ClusterChanges changes = cluster_.apply_pending();
   // The simple retry rule until the full queue (issue 16): any node or pod change may make an
   // unschedulable pod fit.

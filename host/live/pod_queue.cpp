@@ -73,6 +73,7 @@ void PodQueue::apply_pending() {
     if (e.deleted) {
       remove_everywhere(uid);
       known_.erase(uid);
+      deleted_.push_back(uid);
       continue;
     }
     PodPtr pod;
@@ -146,6 +147,12 @@ PodPtr PodQueue::pop(Clock::time_point now) {
   active_.erase(active_.begin());
   in_flight_[pod->uid()] = pod;
   return pod;
+}
+
+std::vector<std::string> PodQueue::take_deleted() {
+  std::vector<std::string> out;
+  out.swap(deleted_);
+  return out;
 }
 
 PodPtr PodQueue::latest(const std::string& uid) const {

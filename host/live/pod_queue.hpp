@@ -52,6 +52,8 @@ class PodQueue {
   // Something changed that may make pods fit: every unschedulable pod is tried again.
   void move_all_to_active();
 
+  // The uids of the pods deleted since the last call (a pod waiting at Permit is rejected then).
+  std::vector<std::string> take_deleted();
   // The latest object the informer holds for uid (nullptr: deleted, or bound meanwhile).
   PodPtr latest(const std::string& uid) const;
   std::size_t active_size() const { return active_.size(); }
@@ -89,7 +91,8 @@ class PodQueue {
   std::map<std::string, PodPtr> unschedulable_;  // uid -> pod
   std::map<std::string, std::pair<PodPtr, Clock::time_point>> backoff_;  // uid -> pod, end
   std::map<std::string, int> attempts_;  // uid -> failed attempts (for backoff)
-  std::map<std::string, PodPtr> in_flight_;  // uid -> the object pop() gave out
+  std::map<std::string, PodPtr> in_flight_;
+  std::vector<std::string> deleted_;  // uid -> the object pop() gave out
   std::set<std::string> gated_;
   std::uint64_t next_seq_ = 0;
 };

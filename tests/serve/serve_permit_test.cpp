@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <thread>
 
 #include "serve/serve_support.hpp"
 
@@ -74,6 +75,42 @@ TEST(ServePermit, AnIncompleteGangIsRejectedAtTheTimeoutAndFreed) {
           return live_decisions(client)["default/whole-node"].node == "node-a";
         })) << serve.log();
       });
+}
+
+TEST(ServePermit, APodDeletedWhileWaitingAtPermitIsRejectedAndItsGangFreedAtOnce) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  ScratchDir dir;
+  // The example's 60 s wait: the room must come back long before it.
+  const std::string config = kData + "coscheduling-profile.yaml";
+  apply_cluster(client, kData + "gang-incomplete.yaml", std::chrono::milliseconds(0));
+  ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
+  // Three members wait at Permit, reserved on node-a (4 cpu, 1 each).
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_EQ(live_decisions(client)["default/gang-b-1"].result, "Pending") << serve.log();
+  client.remove("/api/v1/namespaces/default/pods/gang-b-2");
+  const auto deleted = std::chrono::steady_clock::now();
+  client.create(
+      "/api/v1/namespaces/default/pods",
+      {{"apiVersion", "v1"},
+       {"kind", "Pod"},
+       {"metadata", {{"name", "whole-node"}, {"namespace", "default"}}},
+       {"spec",
+        {{"containers", json::array({{{"name", "c"},
+                                      {"image", "registry.k8s.io/pause:3.10"},
+                                      {"resources", {{"requests", {{"cpu", "4"}}}}}}})}}}});
+  ASSERT_TRUE(
+      eventually([&] { return live_decisions(client)["default/whole-node"].node == "node-a"; },
+                 std::chrono::seconds(30)))
+      << serve.log();
+  EXPECT_LT(std::chrono::steady_clock::now() - deleted, std::chrono::seconds(30));
+  const auto live = live_decisions(client);
+  EXPECT_EQ(live.count("default/gang-b-2"), 0u);
+  EXPECT_EQ(live.at("default/gang-b-1").result, "Unschedulable");
+  EXPECT_EQ(live.at("default/gang-b-1").message,
+            "pod group default/gang-b was rejected: member gang-b-2 was unreserved");
+  kill(serve.process().pid(), SIGTERM);
+  serve.process().stop(15'000);
 }
 
 }  // namespace
