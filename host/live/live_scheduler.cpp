@@ -137,9 +137,11 @@ void LiveScheduler::run(const std::atomic<bool>& stop) {
 
 void LiveScheduler::step() {
   queue_->apply_pending();
-  // A pod deleted while it waits at Permit is rejected there at once (Unreserve frees its room).
+  // A pod that leaves the queue's informer while it waits at Permit (deleted, or bound by
+  // someone else) is rejected there at once, as upstream's deletePodFromSchedulingQueue does;
+  // Unreserve frees its room.
   for (const std::string& uid : queue_->take_deleted()) {
-    core_.reject_waiting(uid, "pod deleted while waiting at Permit");
+    core_.reject_waiting(uid, "pod deleted or bound elsewhere while waiting at Permit");
   }
   core_.finish_resolved_waits();
   const ClusterChanges changes = cluster_.apply_pending();

@@ -52,7 +52,8 @@ class PodQueue {
   // Something changed that may make pods fit: every unschedulable pod is tried again.
   void move_all_to_active();
 
-  // The uids of the pods deleted since the last call (a pod waiting at Permit is rejected then).
+  // The uids of the pods that left since the last call: deleted, or bound (by anyone). A pod
+  // waiting at Permit is rejected then.
   std::vector<std::string> take_deleted();
   // The latest object the informer holds for uid (nullptr: deleted, or bound meanwhile).
   PodPtr latest(const std::string& uid) const;

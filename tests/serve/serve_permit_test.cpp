@@ -113,5 +113,73 @@ TEST(ServePermit, APodDeletedWhileWaitingAtPermitIsRejectedAndItsGangFreedAtOnce
   serve.process().stop(15'000);
 }
 
+json gang_member(const std::string& name) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Pod"},
+          {"metadata",
+           {{"name", name},
+            {"namespace", "default"},
+            {"labels",
+             {{"pod-group.scheduling.sigs.k8s.io", "gang-b"},
+              {"pod-group.scheduling.sigs.k8s.io/min-available", "4"}}}}},
+          {"spec",
+           {{"containers", json::array({{{"name", "worker"},
+                                         {"image", "busybox"},
+                                         {"resources", {{"requests", {{"cpu", "1"}}}}}}})}}}};
+}
+
+// A pod someone else binds while serve holds it at Permit: as upstream, it leaves the queue's
+// informer, so its wait is rejected (and Coscheduling rejects its gang); the node then counts it
+// once, where the server says it is, and the gang's room is free.
+TEST(ServePermit, APodBoundBySomeoneElseWhileWaitingIsCountedOnceWhereTheServerSays) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  const std::string config = kData + "coscheduling-profile.yaml";
+  apply_cluster(client, kData + "gang-incomplete.yaml", std::chrono::milliseconds(0));
+  ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // three members wait at Permit
+  client.create("/api/v1/namespaces/default/pods/gang-b-1/binding",
+                {{"apiVersion", "v1"},
+                 {"kind", "Binding"},
+                 {"metadata", {{"name", "gang-b-1"}}},
+                 {"target", {{"kind", "Node"}, {"name", "node-a"}}}});
+  ASSERT_TRUE(eventually([&] {
+    const auto live = live_decisions(client);
+    return live.at("default/gang-b-2").result == "Unschedulable" &&
+           live.at("default/gang-b-3").result == "Unschedulable";
+  })) << serve.log();
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // whatever the freed room lets in
+  // The server's account of node-a's cpu; serve's must be the same: exactly the rest fits.
+  int used = 0;
+  const json pods = client.get("/api/v1/namespaces/default/pods");
+  for (const json& p : pods["items"]) {
+    if (p["spec"].value("nodeName", "") != "node-a") continue;
+    used +=
+        std::stoi(p["spec"]["containers"][0]["resources"]["requests"]["cpu"].get<std::string>());
+  }
+  // (Its status may say otherwise: upstream too writes the failed attempt's condition.)
+  EXPECT_EQ(client.get("/api/v1/namespaces/default/pods/gang-b-1")["spec"]["nodeName"], "node-a");
+  ASSERT_LT(used, 4);
+  json fits = gang_member("fits");
+  fits["metadata"].erase("labels");
+  fits["spec"]["containers"][0]["resources"]["requests"]["cpu"] = std::to_string(4 - used);
+  client.create("/api/v1/namespaces/default/pods", fits);
+  EXPECT_TRUE(eventually([&] { return live_decisions(client)["default/fits"].node == "node-a"; }))
+      << serve.log();
+  json too_big = fits;
+  too_big["metadata"]["name"] = "too-big";
+  too_big["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1";
+  client.create("/api/v1/namespaces/default/pods", too_big);
+  ASSERT_TRUE(eventually([&] {
+    return live_decisions(client)["default/too-big"].result == "Unschedulable";
+  })) << serve.log();
+  EXPECT_EQ(live_decisions(client)["default/too-big"].message.rfind(
+                "0/1 nodes are available: 1 Insufficient cpu.", 0),
+            0u)
+      << live_decisions(client)["default/too-big"].message;
+  kill(serve.process().pid(), SIGTERM);
+  serve.process().stop(15'000);
+}
+
 }  // namespace
 }  // namespace schedhost::testing
