@@ -17,6 +17,17 @@ namespace {
 const std::string kData = std::string(SCHEDHOST_SOURCE_DIR) + "/tests/examples/data/";
 const std::string kExamples = std::string(SCHEDHOST_BINARY_DIR) + "/lib/schedhost/examples";
 
+// A pod that needs all of node-a (4 cpu): it fits only once the gang's reservations are gone.
+json whole_node_pod() {
+  return {{"apiVersion", "v1"},
+          {"kind", "Pod"},
+          {"metadata", {{"name", "whole-node"}, {"namespace", "default"}}},
+          {"spec",
+           {{"containers", json::array({{{"name", "c"},
+                                         {"image", "registry.k8s.io/pause:3.10"},
+                                         {"resources", {{"requests", {{"cpu", "4"}}}}}}})}}}};
+}
+
 // The example's profile with a 2 s wait at Permit instead of 60 s.
 std::string short_wait_profile(const ScratchDir& dir) {
   std::string text = read_file(kData + "coscheduling-profile.yaml");
@@ -62,15 +73,7 @@ TEST(ServePermit, AnIncompleteGangIsRejectedAtTheTimeoutAndFreed) {
   expect_serve_decides_as_run(
       kData + "gang-incomplete.yaml", [](kube::ApiClient& client, ServeProcess& serve) {
         // The members' reservations are gone: a pod needing the whole node fits there.
-        client.create(
-            "/api/v1/namespaces/default/pods",
-            {{"apiVersion", "v1"},
-             {"kind", "Pod"},
-             {"metadata", {{"name", "whole-node"}, {"namespace", "default"}}},
-             {"spec",
-              {{"containers", json::array({{{"name", "c"},
-                                            {"image", "registry.k8s.io/pause:3.10"},
-                                            {"resources", {{"requests", {{"cpu", "4"}}}}}}})}}}});
+        client.create("/api/v1/namespaces/default/pods", whole_node_pod());
         EXPECT_TRUE(eventually([&] {
           return live_decisions(client)["default/whole-node"].node == "node-a";
         })) << serve.log();
@@ -90,15 +93,7 @@ TEST(ServePermit, APodDeletedWhileWaitingAtPermitIsRejectedAndItsGangFreedAtOnce
   EXPECT_EQ(live_decisions(client)["default/gang-b-1"].result, "Pending") << serve.log();
   client.remove("/api/v1/namespaces/default/pods/gang-b-2");
   const auto deleted = std::chrono::steady_clock::now();
-  client.create(
-      "/api/v1/namespaces/default/pods",
-      {{"apiVersion", "v1"},
-       {"kind", "Pod"},
-       {"metadata", {{"name", "whole-node"}, {"namespace", "default"}}},
-       {"spec",
-        {{"containers", json::array({{{"name", "c"},
-                                      {"image", "registry.k8s.io/pause:3.10"},
-                                      {"resources", {{"requests", {{"cpu", "4"}}}}}}})}}}});
+  client.create("/api/v1/namespaces/default/pods", whole_node_pod());
   ASSERT_TRUE(
       eventually([&] { return live_decisions(client)["default/whole-node"].node == "node-a"; },
                  std::chrono::seconds(30)))
