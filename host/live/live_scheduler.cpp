@@ -172,7 +172,15 @@ void LiveScheduler::step() {
     std::lock_guard lock(stats_mutex_);
     ++stats_.attempts;
   }
-  core_.schedule_one(latest);
+  try {
+    core_.schedule_one(latest);
+  } catch (const std::exception& e) {
+    // A host fault (the model refused something) costs this pod an attempt, never the process:
+    // it gets upstream's SchedulerError and comes back after a backoff.
+    spdlog::error("serve: scheduling {} failed: {}", latest->key(), e.what());
+    write_failure(latest, std::string(kube::kReasonSchedulerError), e.what(), std::nullopt);
+    queue_->requeue_after_error(latest);
+  }
   core_.finish_resolved_waits();
 }
 

@@ -3,8 +3,6 @@
 // tests and the live benchmark compare schedhost serve against.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -86,8 +84,7 @@ TEST(KubeScheduler, StartedByTheHelperScriptBindsPodsOfTheTestApiServer) {
   EXPECT_EQ(scheduled["type"], "Normal");
   EXPECT_EQ(scheduled["reportingController"], "default-scheduler");
   EXPECT_EQ(scheduled["regarding"]["name"], "needs-two");
-  const int status = scheduler.stop();
-  EXPECT_TRUE(WIFEXITED(status) || WIFSIGNALED(status));
+  scheduler.stop();
 }
 
 }  // namespace
