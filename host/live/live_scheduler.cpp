@@ -145,9 +145,9 @@ void LiveScheduler::step() {
   }
   core_.finish_resolved_waits();
   const ClusterChanges changes = cluster_.apply_pending();
-  // The simple retry rule until the full queue (issue 16): any node or pod change may make an
-  // unschedulable pod fit.
-  if (changes.any()) {
+  // The simple retry rule until the full queue (issue 16): any node or assigned-pod change may
+  // make an unschedulable pod fit. Namespaces and PodDisruptionBudgets move nothing upstream.
+  if (changes.nodes + changes.pods > 0) {
     spdlog::debug(
         "serve: cluster changed ({} nodes, {} pods, {} others): {} unschedulable pods "
         "move to the active queue",
@@ -256,6 +256,9 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   } else {
     queue_->requeue_unschedulable(pod);
   }
+  // Upstream's handleBindingCycleError: the room the pod held is free again (an assigned pod
+  // deleted, for the queue), so the pods that did not fit are tried again; not the pod itself.
+  if (detail.in_binding_cycle) queue_->move_all_to_active(uid);
 }
 
 void LiveScheduler::write_failure(const PodPtr& pod, const std::string& reason,

@@ -198,10 +198,15 @@ void PodQueue::done(const std::string& uid) {
   backoff_.erase(uid);
 }
 
-void PodQueue::move_all_to_active() {
-  for (auto& [uid, pod] : unschedulable_)
-    add_active(pod);
-  unschedulable_.clear();
+void PodQueue::move_all_to_active(const std::string& except_uid) {
+  for (auto it = unschedulable_.begin(); it != unschedulable_.end();) {
+    if (it->first == except_uid) {
+      ++it;
+      continue;
+    }
+    add_active(it->second);
+    it = unschedulable_.erase(it);
+  }
 }
 
 std::optional<PodQueue::Clock::time_point> PodQueue::next_backoff_end() const {

@@ -49,8 +49,9 @@ class PodQueue {
   void requeue_after_error(const PodPtr& pod, Clock::time_point now = Clock::now());
   // The attempt ended for good (bound, or deleted meanwhile).
   void done(const std::string& uid);
-  // Something changed that may make pods fit: every unschedulable pod is tried again.
-  void move_all_to_active();
+  // Something changed that may make pods fit: every unschedulable pod but except_uid (the pod
+  // whose failure freed room, as upstream excludes it) is tried again.
+  void move_all_to_active(const std::string& except_uid = {});
 
   // The uids of the pods that left since the last call: deleted, or bound (by anyone). A pod
   // waiting at Permit is rejected then.

@@ -158,7 +158,7 @@ void SchedulingCore::assume_and_reserve(const Framework& fw, const PodPtr& pod, 
   AssumedPod assumed{snapshot_.assume(*pod, node), &fw, std::move(cycle), std::move(result)};
 
   if (Status s = fw.run_reserve(assumed.cycle, *assumed.pod, node); !s.ok()) {
-    return fail_assumed(std::move(assumed), s);
+    return fail_assumed(std::move(assumed), s, false);
   }
   framework::PermitOutcome permit = fw.run_permit(assumed.cycle, *assumed.pod, node);
   if (permit.status.code == SCHEDHOST_WAIT) {
@@ -166,7 +166,7 @@ void SchedulingCore::assume_and_reserve(const Framework& fw, const PodPtr& pod, 
     waiting_assumed_.emplace(assumed.pod->uid(), std::move(assumed));
     return;
   }
-  if (!permit.status.ok()) return fail_assumed(std::move(assumed), permit.status);
+  if (!permit.status.ok()) return fail_assumed(std::move(assumed), permit.status, false);
   sink_.start_binding(std::move(assumed));
 }
 
@@ -358,7 +358,7 @@ bool SchedulingCore::reject_waiting(const std::string& uid, const std::string& m
 }
 
 // After Reserve: undo everything and report why.
-void SchedulingCore::fail_assumed(AssumedPod assumed, const Status& why) {
+void SchedulingCore::fail_assumed(AssumedPod assumed, const Status& why, bool in_binding_cycle) {
   assumed.framework->run_unreserve(assumed.cycle, *assumed.pod, assumed.result.node);
   // Only the assumed copy leaves: in a live cluster the API server's copy may have replaced it
   // (the binding went through although its answer was lost, or another scheduler bound it).
@@ -370,6 +370,7 @@ void SchedulingCore::fail_assumed(AssumedPod assumed, const Status& why) {
   assumed.result.message = why.message();
   FailureDetail detail;
   detail.after_reserve = true;
+  detail.in_binding_cycle = in_binding_cycle;
   sink_.decided(assumed.pod, std::move(assumed.result), detail);
 }
 
@@ -381,7 +382,7 @@ Status SchedulingCore::run_binding_plugins(AssumedPod& assumed) const {
 }
 
 void SchedulingCore::finish_binding(AssumedPod assumed, const Status& status) {
-  if (!status.ok()) return fail_assumed(std::move(assumed), status);
+  if (!status.ok()) return fail_assumed(std::move(assumed), status, true);
   assumed.framework->run_post_bind(assumed.cycle, *assumed.pod, assumed.result.node);
   assumed.result.result = kScheduled;
   const PodPtr pod = assumed.pod;
@@ -399,7 +400,7 @@ void SchedulingCore::finish_wait(framework::WaitingPods::Entry entry) {
   AssumedPod assumed = std::move(it->second);
   waiting_assumed_.erase(it);
   if (entry.rejected) {
-    return fail_assumed(std::move(assumed), {SCHEDHOST_UNSCHEDULABLE, {*entry.rejected}, {}});
+    return fail_assumed(std::move(assumed), {SCHEDHOST_UNSCHEDULABLE, {*entry.rejected}, {}}, true);
   }
   sink_.start_binding(std::move(assumed));
 }

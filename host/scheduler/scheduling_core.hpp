@@ -40,6 +40,9 @@ struct AssumedPod {
 // Why an attempt ended without a binding, beyond the message.
 struct FailureDetail {
   bool after_reserve = false;  // the pod had been assumed (and is now off the snapshot again)
+  // It failed in its binding cycle (rejected while waiting at Permit, PreBind, Bind): the room
+  // it held is free again, which upstream treats as an assigned pod deleted.
+  bool in_binding_cycle = false;
   std::optional<std::string> nominated_node;  // set by a successful preemption
 };
 
@@ -141,7 +144,7 @@ class SchedulingCore {
                      const std::vector<framework::Status>& failed);
   void preempt(const PodPtr& pod, PodResult result, const framework::PostFilterOutcome& post);
   void fail(const PodPtr& pod, PodResult result, std::string message, bool error);
-  void fail_assumed(AssumedPod assumed, const framework::Status& why);
+  void fail_assumed(AssumedPod assumed, const framework::Status& why, bool in_binding_cycle);
   void finish_wait(framework::WaitingPods::Entry entry);
 
   const config::SchedulerConfiguration& configuration_;

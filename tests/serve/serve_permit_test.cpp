@@ -17,17 +17,6 @@ namespace {
 const std::string kData = std::string(SCHEDHOST_SOURCE_DIR) + "/tests/examples/data/";
 const std::string kExamples = std::string(SCHEDHOST_BINARY_DIR) + "/lib/schedhost/examples";
 
-// A pod that needs all of node-a (4 cpu): it fits only once the gang's reservations are gone.
-json whole_node_pod() {
-  return {{"apiVersion", "v1"},
-          {"kind", "Pod"},
-          {"metadata", {{"name", "whole-node"}, {"namespace", "default"}}},
-          {"spec",
-           {{"containers", json::array({{{"name", "c"},
-                                         {"image", "registry.k8s.io/pause:3.10"},
-                                         {"resources", {{"requests", {{"cpu", "4"}}}}}}})}}}};
-}
-
 // The example's profile with a 2 s wait at Permit instead of 60 s.
 std::string short_wait_profile(const ScratchDir& dir) {
   std::string text = read_file(kData + "coscheduling-profile.yaml");
@@ -36,14 +25,12 @@ std::string short_wait_profile(const ScratchDir& dir) {
   return dir.write("profile.yaml", text);
 }
 
-// then: more checks while serve still runs.
-void expect_serve_decides_as_run(
-    const std::string& cluster_file,
-    const std::function<void(kube::ApiClient&, ServeProcess&)>& then = nullptr) {
+TEST(ServePermit, ACompleteGangIsBoundTogether) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
   ScratchDir dir;
   const std::string config = short_wait_profile(dir);
+  const std::string cluster_file = kData + "gang-complete.yaml";
   const auto want = run_decisions(config, cluster_file, {"--plugin-dir", kExamples});
   apply_cluster(client, cluster_file, std::chrono::milliseconds(0));
   ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
@@ -60,49 +47,62 @@ void expect_serve_decides_as_run(
   const auto live = live_decisions(client);
   for (const auto& [pod, d] : want)
     EXPECT_EQ(live.at(pod), d) << pod;
-  if (then) then(client, serve);
   kill(serve.process().pid(), SIGTERM);
   serve.process().stop(15'000);
 }
 
-TEST(ServePermit, ACompleteGangIsBoundTogether) {
-  expect_serve_decides_as_run(kData + "gang-complete.yaml");
-}
-
-TEST(ServePermit, AnIncompleteGangIsRejectedAtTheTimeoutAndFreed) {
-  expect_serve_decides_as_run(
-      kData + "gang-incomplete.yaml", [](kube::ApiClient& client, ServeProcess& serve) {
-        // The members' reservations are gone: a pod needing the whole node fits there.
-        client.create("/api/v1/namespaces/default/pods", whole_node_pod());
-        EXPECT_TRUE(eventually([&] {
-          return live_decisions(client)["default/whole-node"].node == "node-a";
-        })) << serve.log();
-      });
-}
-
-TEST(ServePermit, APodDeletedWhileWaitingAtPermitIsRejectedAndItsGangFreedAtOnce) {
+// The first attempts are run's decisions: the members wait, "web" (2 cpu) does not fit beside
+// them, the first wait times out and its Unreserve rejects the rest of the gang. Then serve does
+// what the replay (one decision per pod) does not: the room the gang held is free, so "web" is
+// tried again and bound there, as kube-scheduler retries it after a binding-cycle failure.
+TEST(ServePermit, AnIncompleteGangIsRejectedAtTheTimeoutAndItsRoomGoesToTheNextPod) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
   ScratchDir dir;
-  // The example's 60 s wait: the room must come back long before it.
-  const std::string config = kData + "coscheduling-profile.yaml";
+  const std::string config = short_wait_profile(dir);
+  const std::string cluster_file = kData + "gang-incomplete.yaml";
+  const auto want = run_decisions(config, cluster_file, {"--plugin-dir", kExamples});
+  ASSERT_EQ(want.size(), 4u);
+  apply_cluster(client, cluster_file, std::chrono::milliseconds(0));
+  ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
+  ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/web"].node == "node-a"; }))
+      << serve.log();
+  const auto live = live_decisions(client);
+  for (const auto& [pod, d] : want) {
+    ASSERT_EQ(d.result, "Unschedulable") << pod;
+    const std::string name = pod.substr(pod.find('/') + 1);
+    EXPECT_EQ(first_failure_message(client, "default", name), d.message) << pod;
+    if (name != "web") {
+      EXPECT_EQ(live.at(pod).result, "Unschedulable") << pod;
+    }
+  }
+  kill(serve.process().pid(), SIGTERM);
+  serve.process().stop(15'000);
+}
+
+// Deleted while it waits, a member is rejected at once (upstream's deletePodFromSchedulingQueue),
+// its Unreserve rejects the gang, and the room is free long before the 60 s wait would end:
+// "web", which did not fit beside the gang, is bound there.
+TEST(ServePermit, APodDeletedWhileWaitingAtPermitIsRejectedAndItsGangFreedAtOnce) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  const std::string config = kData + "coscheduling-profile.yaml";  // the example's 60 s wait
   apply_cluster(client, kData + "gang-incomplete.yaml", std::chrono::milliseconds(0));
   ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
-  // Three members wait at Permit, reserved on node-a (4 cpu, 1 each).
-  std::this_thread::sleep_for(std::chrono::seconds(3));
+  // Three members wait at Permit, reserved on node-a (4 cpu, 1 each); web (2 cpu) does not fit.
+  ASSERT_TRUE(eventually([&] { return !first_failure_message(client, "default", "web").empty(); }))
+      << serve.log();
   EXPECT_EQ(live_decisions(client)["default/gang-b-1"].result, "Pending") << serve.log();
   client.remove("/api/v1/namespaces/default/pods/gang-b-2");
   const auto deleted = std::chrono::steady_clock::now();
-  client.create("/api/v1/namespaces/default/pods", whole_node_pod());
-  ASSERT_TRUE(
-      eventually([&] { return live_decisions(client)["default/whole-node"].node == "node-a"; },
-                 std::chrono::seconds(30)))
+  ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/web"].node == "node-a"; },
+                         std::chrono::seconds(30)))
       << serve.log();
   EXPECT_LT(std::chrono::steady_clock::now() - deleted, std::chrono::seconds(30));
   const auto live = live_decisions(client);
   EXPECT_EQ(live.count("default/gang-b-2"), 0u);
   EXPECT_EQ(live.at("default/gang-b-1").result, "Unschedulable");
-  EXPECT_EQ(live.at("default/gang-b-1").message,
+  EXPECT_EQ(first_failure_message(client, "default", "gang-b-1"),
             "pod group default/gang-b was rejected: member gang-b-2 was unreserved");
   kill(serve.process().pid(), SIGTERM);
   serve.process().stop(15'000);

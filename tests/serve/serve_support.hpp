@@ -2,6 +2,7 @@
 // create its objects), `schedhost serve` as a child process, and waiting for its decisions.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <string>
@@ -131,6 +132,31 @@ inline std::map<std::string, Decision> live_decisions(kube::ApiClient& client) {
     out[key] = d;
   }
   return out;
+}
+
+// The events.k8s.io/v1 events about pod ns/name with this reason, oldest first (by eventTime):
+// the first FailedScheduling note is the first attempt's message.
+inline std::vector<json> events_about(kube::ApiClient& client, const std::string& ns,
+                                      const std::string& name, const std::string& reason) {
+  std::vector<json> out;
+  const json events = client.get("/apis/events.k8s.io/v1/namespaces/" + kube::url_escape(ns) +
+                                 "/events");
+  for (const json& e : events["items"]) {
+    if (e["regarding"].value("name", "") == name && e.value("reason", "") == reason) {
+      out.push_back(e);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const json& a, const json& b) {
+    return a.value("eventTime", "") < b.value("eventTime", "");
+  });
+  return out;
+}
+
+// The message of the first failed attempt of pod ns/name, "" when none has failed yet.
+inline std::string first_failure_message(kube::ApiClient& client, const std::string& ns,
+                                         const std::string& name) {
+  const std::vector<json> failed = events_about(client, ns, name, "FailedScheduling");
+  return failed.empty() ? "" : failed.front().value("note", "");
 }
 
 // `schedhost serve` against the test control plane; stopped by PID (SIGTERM) when it dies.
