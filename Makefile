@@ -8,6 +8,9 @@ SCHEDHOST  := $(BUILD)/bin/schedhost
 # The v1.35 control plane the live tests run against (tests/controlplane/): one copy for every
 # build tree, so the sanitizer trees reuse it.
 CONTROLPLANE_DIR ?= $(CURDIR)/build/controlplane
+# Ninja (Debian's ninja-build, which `make deps` installs) for a new build tree; a tree already
+# configured keeps its generator.
+generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
 
 .PHONY: all deps configure build controlplane test run bench asan tsan sanitize tsan-cycle fuzz format tidy install clean
 
@@ -17,7 +20,7 @@ deps:
 	@scripts/install-deps.sh
 
 configure: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+	@cmake -S . -B $(BUILD) $(call generator,$(BUILD)) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
 	  -DSCHEDHOST_CONTROLPLANE_DIR=$(CONTROLPLANE_DIR) $(CMAKE_ARGS) >/dev/null
 
 build: configure
@@ -39,7 +42,7 @@ run: build
 BENCH_BUILD ?= build-bench
 
 bench: deps
-	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDHOST_BUILD_BENCH=ON $(CMAKE_ARGS) >/dev/null
+	@cmake -S . -B $(BENCH_BUILD) $(call generator,$(BENCH_BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDHOST_BUILD_BENCH=ON $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target schedhost-bench schedhost-microbench
 	@$(BENCH_BUILD)/bin/schedhost-bench $(if $(filter 1,$(QUICK)),--quick)
 	@$(BENCH_BUILD)/bin/schedhost-microbench $(if $(filter 1,$(QUICK)),--benchmark_min_time=0.05) \
@@ -61,7 +64,7 @@ TSAN_SUITES := scheduler_tests preemption_tests plugin_faults_tests inter_pod_af
 sanitize: asan tsan-cycle
 
 tsan-cycle: deps
-	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSCHEDHOST_SANITIZE=thread \
+	@cmake -S . -B build-tsan $(call generator,build-tsan) -DCMAKE_BUILD_TYPE=Debug -DSCHEDHOST_SANITIZE=thread \
 	  -DSCHEDHOST_BUILD_BENCH=OFF >/dev/null
 	@cmake --build build-tsan -j $(JOBS) --target schedhost schedhost_plugins $(TSAN_SUITES)
 	@ctest --test-dir build-tsan --output-on-failure -j $(JOBS) \

@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(
-  g++ make cmake pkg-config binutils file  # compiler, build, nm/readelf for the symbol tests
+  g++ make cmake ninja-build pkg-config   # compiler, build
+  binutils file                           # nm/readelf for the symbol tests
   libboost-dev libboost-filesystem-dev    # Boost.DLL (header-only on top of Boost.Filesystem)
   libyaml-cpp-dev nlohmann-json3-dev      # profile / cluster parsing, JSON args and output
   libyaml-dev                             # the fast cluster-file parser

@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -60,10 +62,17 @@ int serve(const ServeCommandOptions& options) {
   sigemptyset(&action.sa_mask);
   sigaction(SIGTERM, &action, nullptr);
   sigaction(SIGINT, &action, nullptr);
-  scheduler.run(g_stop);
+  const std::size_t given_up = scheduler.run(g_stop);
   const live::ServeStats stats = scheduler.stats();
   spdlog::info("serve: stopped: {} attempts, {} bound, {} unschedulable, {} errors", stats.attempts,
                stats.bound, stats.unschedulable, stats.errors);
+  if (given_up > 0) {
+    // Threads still run plugin code: unloading the plugins under them would crash, so the
+    // process ends here, without destructors.
+    spdlog::shutdown();
+    std::fflush(nullptr);
+    std::_Exit(kExitOk);
+  }
   return kExitOk;
 }
 

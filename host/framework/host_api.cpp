@@ -15,13 +15,10 @@
 #include "framework/host_api_preemption.hpp"
 #include "framework/plugin_host.hpp"
 #include "framework/waiting_pods.hpp"
+#include "framework/abi_string.hpp"
 
 namespace schedhost::framework {
 namespace {
-
-std::string_view view(schedhost_str_t s) {
-  return s.data == nullptr ? std::string_view{} : std::string_view{s.data, s.len};
-}
 
 spdlog::level::level_enum spdlog_level(schedhost_log_level_t level) {
   switch (level) {

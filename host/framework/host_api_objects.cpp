@@ -11,6 +11,7 @@
 #include "cluster/pod.hpp"
 #include "cluster/snapshot.hpp"
 #include "framework/call.hpp"
+#include "framework/abi_string.hpp"
 
 namespace schedhost::framework {
 namespace {
@@ -31,9 +32,6 @@ const schedhost_node_t* node_handle(const NodeInfo* n) {
   return reinterpret_cast<const schedhost_node_t*>(n);
 }
 
-std::string_view view(schedhost_str_t s) {
-  return s.data == nullptr ? std::string_view{} : std::string_view{s.data, s.len};
-}
 schedhost_str_t str(std::string_view s) {
   return {s.data(), s.size()};
 }

@@ -10,13 +10,10 @@
 #include "framework/host_api_preemption.hpp"
 #include "framework/parallelizer.hpp"
 #include "framework/post_filter_scope.hpp"
+#include "framework/abi_string.hpp"
 
 namespace schedhost::framework {
 namespace {
-
-std::string_view view(schedhost_str_t s) {
-  return s.data == nullptr ? std::string_view{} : std::string_view{s.data, s.len};
-}
 
 const PostFilterScope* scope_of(const schedhost_call_t* call) {
   return call == nullptr ? nullptr : Call::from(call).post_filter_scope();

@@ -15,7 +15,7 @@ namespace schedhost::kube {
 namespace {
 
 using nlohmann::json;
-using Clock = EventSeriesCache::Clock;
+using WallClock = EventSeriesCache::Clock;
 
 void set_unless_empty(json& object, const char* key, std::string_view value) {
   if (!value.empty()) object[key] = valid_utf8(value);
@@ -69,7 +69,7 @@ std::string reporting_instance_for(std::string_view reporting_controller) {
 json make_event(const json& regarding, const json& related, std::string_view type,
                 std::string_view reason, std::string_view action, std::string_view note,
                 std::string_view reporting_controller, std::string_view reporting_instance,
-                Clock::time_point now) {
+                WallClock::time_point now) {
   const json regarding_ref = object_reference(regarding);
   std::string namespace_name = string_field(regarding_ref, "namespace");
   if (namespace_name.empty()) namespace_name = "default";
@@ -120,7 +120,7 @@ EventSeriesCache::Write EventSeriesCache::series_write(const std::string& key, c
 }
 
 std::optional<EventSeriesCache::Write> EventSeriesCache::observe(const json& event,
-                                                                 Clock::time_point now) {
+                                                                 WallClock::time_point now) {
   std::string key = key_of(event);
   const auto it = entries_.find(key);
   if (it == entries_.end()) {
@@ -142,10 +142,10 @@ std::vector<EventSeriesCache::Write> EventSeriesCache::refresh() const {
   return writes;
 }
 
-std::vector<EventSeriesCache::Write> EventSeriesCache::finish(Clock::time_point now,
-                                                              Clock::duration idle) {
+std::vector<EventSeriesCache::Write> EventSeriesCache::finish(WallClock::time_point now,
+                                                              WallClock::duration idle) {
   std::vector<Write> writes;
-  const Clock::time_point cutoff = now - idle;
+  const WallClock::time_point cutoff = now - idle;
   for (auto it = entries_.begin(); it != entries_.end();) {
     const Entry& entry = it->second;
     if (entry.count >= 2) {
@@ -183,7 +183,7 @@ void EventRecorder::record(const json& regarding_pod, std::string_view type,
                            std::string_view reason, std::string_view action, std::string note,
                            std::string_view reporting_controller,
                            std::string_view reporting_instance, const json& related) {
-  const Clock::time_point now = Clock::now();
+  const WallClock::time_point now = WallClock::now();
   json event =
       make_event(regarding_pod, related, type, reason, action, truncate_note(valid_utf8(note)),
                  reporting_controller, reporting_instance, now);
@@ -339,7 +339,7 @@ void EventRecorder::refresh_series() {
 }
 
 void EventRecorder::finish_series() {
-  for (const EventSeriesCache::Write& write : cache_.finish(Clock::now(), options_.finish_period)) {
+  for (const EventSeriesCache::Write& write : cache_.finish(WallClock::now(), options_.finish_period)) {
     const Outcome outcome = write_once(write);
     if (outcome == Outcome::Failed) count(&EventRecorderStats::failed);
     if (outcome != Outcome::Retry) cache_.forget(write.key);

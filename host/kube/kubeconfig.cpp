@@ -54,11 +54,11 @@ class Kubeconfig {
 // A mapping of the kubeconfig and how messages name it: `cluster "kind"`, with field names
 // prefixed (`exec.command`) when it is nested. A missing field is reported at the anchor: the
 // mapping itself, or its list entry when the mapping is absent; nowhere (the file) when undefined.
-class Object {
+class KubeconfigObject {
  public:
-  Object(const Kubeconfig& file, const YAML::Node& node, std::string name, std::string prefix = "")
-      : Object(file, node, node, std::move(name), std::move(prefix)) {}
-  Object(const Kubeconfig& file, const YAML::Node& node, const YAML::Node& anchor, std::string name,
+  KubeconfigObject(const Kubeconfig& file, const YAML::Node& node, std::string name, std::string prefix = "")
+      : KubeconfigObject(file, node, node, std::move(name), std::move(prefix)) {}
+  KubeconfigObject(const Kubeconfig& file, const YAML::Node& node, const YAML::Node& anchor, std::string name,
          std::string prefix)
       : file_(file),
         node_(node),
@@ -136,7 +136,7 @@ struct Named {
 };
 
 // kind: "context"; list: "contexts".
-std::vector<Named> named_list(const Object& root, std::string_view list, std::string_view kind) {
+std::vector<Named> named_list(const KubeconfigObject& root, std::string_view list, std::string_view kind) {
   std::vector<Named> out;
   const YAML::Node node = root.value(list);
   if (!is_set(node)) return out;
@@ -149,7 +149,7 @@ std::vector<Named> named_list(const Object& root, std::string_view list, std::st
     if (!entry.IsMap()) {
       root.fail_at(root.file().where(entry), at + " must be a mapping with name and " + k);
     }
-    const Object object(root.file(), entry, "", at + ".");
+    const KubeconfigObject object(root.file(), entry, "", at + ".");
     std::string name = object.string("name");
     if (name.empty()) object.fail("name", at + " has no name: give it one");
     for (const Named& other : out) {
@@ -188,7 +188,7 @@ std::string one_of(const std::vector<Named>& list, std::string_view what, std::s
 }
 
 // A *-data field: base64 of the bytes.
-std::string decoded(const Object& object, std::string_view key) {
+std::string decoded(const KubeconfigObject& object, std::string_view key) {
   const std::string text = object.string(key);
   std::optional<std::string> bytes = decode_base64(text);
   if (!bytes) {
@@ -201,7 +201,7 @@ std::string decoded(const Object& object, std::string_view key) {
 }
 
 // A file field: the file's bytes.
-std::string read_referenced(const Object& object, std::string_view key) {
+std::string read_referenced(const KubeconfigObject& object, std::string_view key) {
   const fs::path path = object.file().resolve(object.string(key));
   const std::string name = object.field_name(key);
   const std::string fix =
@@ -223,7 +223,7 @@ std::string read_referenced(const Object& object, std::string_view key) {
 }
 
 // PEM from either `key-data` or `key` (a file); "" when neither is set.
-std::string pem_field(const Object& object, std::string_view key) {
+std::string pem_field(const KubeconfigObject& object, std::string_view key) {
   const std::string data_key = std::string(key) + "-data";
   const bool has_data = object.has(data_key);
   const bool has_file = object.has(key);
@@ -236,7 +236,7 @@ std::string pem_field(const Object& object, std::string_view key) {
   return "";
 }
 
-void expect_pem(const Object& object, std::string_view key, const std::string& pem,
+void expect_pem(const KubeconfigObject& object, std::string_view key, const std::string& pem,
                 std::string_view label, std::string_view what) {
   if (pem.empty()) return;
   const bool ok = label == "PRIVATE KEY"
@@ -251,7 +251,7 @@ void expect_pem(const Object& object, std::string_view key, const std::string& p
                          std::string(what) + " in PEM");
 }
 
-void read_cluster(const Object& cluster, ClientConfig& config) {
+void read_cluster(const KubeconfigObject& cluster, ClientConfig& config) {
   std::string server = cluster.string("server");
   if (server.empty()) {
     cluster.fail("server", "server is not set: set it to the API server's URL, https://host:port");
@@ -301,8 +301,8 @@ std::string auth_provider_message(const std::string& provider) {
          "gke-gcloud-auth-plugin (GKE) or kubelogin (AKS, OIDC)";
 }
 
-ExecCredentialPlugin read_exec(const Object& user) {
-  const Object exec(user.file(), user.value("exec"), user.name(), "exec.");
+ExecCredentialPlugin read_exec(const KubeconfigObject& user) {
+  const KubeconfigObject exec(user.file(), user.value("exec"), user.name(), "exec.");
   auto fail = [&](std::string_view key, const std::string& message) { exec.fail(key, message); };
   if (!exec.node().IsMap()) fail("", "exec must be a mapping with command and apiVersion");
   ExecCredentialPlugin plugin;
@@ -344,7 +344,7 @@ ExecCredentialPlugin read_exec(const Object& user) {
       if (!env[i].IsMap()) {
         user.fail_at(user.file().where(env[i]), at + " must be a mapping with name and value");
       }
-      const Object entry(user.file(), env[i], user.name(), at + ".");
+      const KubeconfigObject entry(user.file(), env[i], user.name(), at + ".");
       std::string name = entry.string("name");
       if (name.empty()) entry.fail("name", at + " has no name: give it one");
       plugin.env.emplace_back(std::move(name), entry.string("value"));
@@ -367,11 +367,11 @@ ExecCredentialPlugin read_exec(const Object& user) {
   return plugin;
 }
 
-void read_user(const Object& user, ClientConfig& config) {
+void read_user(const KubeconfigObject& user, ClientConfig& config) {
   if (user.has("auth-provider")) {
     std::string provider;
     const YAML::Node node = user.value("auth-provider");
-    if (node.IsMap()) provider = Object(user.file(), node, "").string("name");
+    if (node.IsMap()) provider = KubeconfigObject(user.file(), node, "").string("name");
     user.fail_at(user.file().where(user.field("auth-provider").first),
                  auth_provider_message(provider));
   }
@@ -488,7 +488,7 @@ ClientConfig load_kubeconfig(const std::string& path, const std::string& context
     throw InputError(source_location(path, e.mark.line + 1, e.mark.column + 1) +
                      ": the kubeconfig is not valid YAML: " + e.msg + ": fix the YAML");
   }
-  const Object top(file, root, YAML::Node(YAML::NodeType::Undefined), "", "");
+  const KubeconfigObject top(file, root, YAML::Node(YAML::NodeType::Undefined), "", "");
   if (is_set(root) && !root.IsMap()) {
     top.fail_at(file.where(root),
                 "a kubeconfig must be a mapping (apiVersion: v1, kind: Config, clusters, users, "
@@ -527,7 +527,7 @@ ClientConfig load_kubeconfig(const std::string& path, const std::string& context
                      one_of(contexts, "the context asked for", "context", "contexts"));
   }
   const Named& named_context = *find_named(contexts, context_name);
-  const Object context(file, named_context.body, named_context.entry,
+  const KubeconfigObject context(file, named_context.body, named_context.entry,
                        "context \"" + context_name + "\"", "");
 
   const std::string cluster_name = context.string("cluster");
@@ -552,11 +552,11 @@ ClientConfig load_kubeconfig(const std::string& path, const std::string& context
   }
 
   ClientConfig config;
-  read_cluster(Object(file, named_cluster->body, named_cluster->entry,
+  read_cluster(KubeconfigObject(file, named_cluster->body, named_cluster->entry,
                       "cluster \"" + cluster_name + "\"", ""),
                config);
   if (named_user && is_set(named_user->body)) {
-    read_user(Object(file, named_user->body, "user \"" + user_name + "\""), config);
+    read_user(KubeconfigObject(file, named_user->body, "user \"" + user_name + "\""), config);
   }
 
   config.namespace_ = context.string("namespace");

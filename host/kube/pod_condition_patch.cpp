@@ -14,7 +14,7 @@ namespace schedhost::kube {
 namespace {
 
 using nlohmann::json;
-using Clock = std::chrono::system_clock;
+using WallClock = std::chrono::system_clock;
 
 constexpr const char* kMergeKey = "type";
 
@@ -24,7 +24,7 @@ json normalized_time(const json& object, const char* key) {
   if (it == object.end() || !it->is_string()) return nullptr;
   const auto ms = cluster::parse_rfc3339_ms(it->get_ref<const std::string&>());
   if (!ms) return *it;
-  const std::string text = format_time(Clock::time_point(std::chrono::milliseconds(*ms)));
+  const std::string text = format_time(WallClock::time_point(std::chrono::milliseconds(*ms)));
   if (text == "0001-01-01T00:00:00Z") return nullptr;
   return text;
 }
@@ -177,7 +177,7 @@ bool retriable(const ApiError& e) {
 
 std::optional<json> pod_condition_patch(const json& pod, const PodCondition& condition,
                                         const std::optional<std::string>& nominated_node,
-                                        Clock::time_point now) {
+                                        WallClock::time_point now) {
   // UpdatePodCondition on a copy of the status: the first condition of that type is replaced,
   // or the condition appended.
   const std::vector<json> old_list = encoded_conditions(pod);
@@ -206,7 +206,7 @@ std::optional<json> pod_condition_patch(const json& pod, const PodCondition& con
 std::optional<json> scheduling_failure_patch(const json& pod, std::string_view reason,
                                              std::string_view message,
                                              const std::optional<std::string>& nominated_node,
-                                             Clock::time_point now) {
+                                             WallClock::time_point now) {
   return pod_condition_patch(
       pod, {std::string(kPodScheduled), "False", std::string(reason), std::string(message)},
       nominated_node, now);
@@ -219,7 +219,7 @@ std::optional<json> nominated_node_patch(const json& pod, std::string_view node)
 }
 
 std::optional<json> disruption_target_patch(const json& victim, std::string_view scheduler_name,
-                                            Clock::time_point now) {
+                                            WallClock::time_point now) {
   return pod_condition_patch(
       victim,
       {std::string(kDisruptionTarget), "True", std::string(kReasonPreemptionByScheduler),

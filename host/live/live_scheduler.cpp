@@ -17,7 +17,9 @@ using scheduler::PodResult;
 using Clock = std::chrono::steady_clock;
 
 // Upstream's FilteringResourceEventHandler: an update that leaves the filter is a delete, one
-// that enters it an add. Deletions always pass (a tombstone may carry an old copy).
+// that enters it an add, and a deletion passes when its last known state does. So the deletion
+// of a pod still unassigned never reaches the cache, even while the cycle has it assumed: as
+// upstream, its room is freed when its binding fails (404), not before.
 kube::InformerHandler filtered(std::function<bool(const json&)> pass, kube::InformerHandler h) {
   return {[=](const kube::Object& o, bool initial) {
             if (pass(*o)) h.on_add(o, initial);
@@ -33,7 +35,9 @@ kube::InformerHandler filtered(std::function<bool(const json&)> pass, kube::Info
               h.on_add(now, false);
             }
           },
-          [=](const kube::Object& o, bool unknown) { h.on_delete(o, unknown); }};
+          [=](const kube::Object& o, bool unknown) {
+            if (pass(*o)) h.on_delete(o, unknown);
+          }};
 }
 
 kube::InformerHandler fan_out(kube::InformerHandler a, kube::InformerHandler b) {
@@ -122,7 +126,7 @@ void LiveScheduler::start_informers() {
   }
 }
 
-void LiveScheduler::run(const std::atomic<bool>& stop) {
+std::size_t LiveScheduler::run(const std::atomic<bool>& stop) {
   start_informers();
   spdlog::info("serve: caches synced; scheduling for {}", [&] {
     std::string names;
@@ -132,7 +136,7 @@ void LiveScheduler::run(const std::atomic<bool>& stop) {
   }());
   while (!stop.load())
     step();
-  shutdown();
+  return shutdown();
 }
 
 void LiveScheduler::step() {
@@ -166,11 +170,16 @@ void LiveScheduler::step() {
   PodPtr latest = queue_->latest(pod->uid());
   if (!latest || latest->terminating() || !latest->node_name().empty()) {
     queue_->done(pod->uid());
+    nominated_.erase(pod->uid());
     return;
   }
   {
     std::lock_guard lock(stats_mutex_);
     ++stats_.attempts;
+  }
+  if (auto it = nominated_.find(latest->uid());
+      it != nominated_.end() && latest->nominated_node_name() != it->second) {
+    latest = latest->nominated_to(it->second);
   }
   try {
     core_.schedule_one(latest);
@@ -195,7 +204,10 @@ framework::Status LiveScheduler::bind(AssumedPod& assumed) {
   framework::Status status = core_.run_binding_plugins(assumed);
   if (!status.ok()) return status;
   // The Bind plugin approved (DefaultBinder): the host writes the binding, as upstream's
-  // DefaultBinder does through its client.
+  // DefaultBinder does through its client; not once serve has given its bindings up.
+  if (writes_given_up_.load()) {
+    return framework::Status::error("serve stopped before the binding was written", "serve");
+  }
   const cluster::Pod& pod = *assumed.pod;
   const json binding = {
       {"apiVersion", "v1"},
@@ -223,6 +235,7 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   const PodPtr latest = queue_->latest(uid);
   const json& object = latest ? latest->json() : pod->json();
   if (result.result == scheduler::kScheduled) {
+    nominated_.erase(uid);
     cluster_.binding_finished(uid, Clock::now());
     queue_->done(uid);
     events_.record(object, "Normal", "Scheduled", "Binding",
@@ -245,12 +258,15 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   std::optional<std::string> nominated;
   if (error || detail.after_reserve) nominated = "";
   if (detail.nominated_node) nominated = detail.nominated_node;
+  if (nominated && nominated->empty()) nominated_.erase(uid);
+  if (nominated && !nominated->empty()) nominated_[uid] = *nominated;
   write_failure(
       pod,
       error ? std::string(kube::kReasonSchedulerError) : std::string(kube::kReasonUnschedulable),
       result.message, nominated);
   if (!latest || !latest->node_name().empty()) {
     queue_->done(uid);  // deleted, or bound by someone else: not retried
+    nominated_.erase(uid);
   } else if (error) {
     queue_->requeue_after_error(pod);
   } else {
@@ -316,19 +332,30 @@ void LiveScheduler::preempt(const PodPtr& pod, PodResult result,
   decided(pod, std::move(result), detail);
 }
 
-void LiveScheduler::shutdown() {
-  // Bindings in progress may finish; then what still waits at Permit is rejected (Unreserve).
+std::size_t LiveScheduler::shutdown() {
+  // Bindings in progress may finish within the grace; pods waiting at Permit stay unbound (their
+  // reservation was only in memory).
   const auto deadline = Clock::now() + options_.shutdown_grace;
   while (binder_->in_flight() > 0 && Clock::now() < deadline) {
     binder_->wait_for_outcome(std::chrono::milliseconds(50));
     finish_bindings();
   }
   finish_bindings();
+  const std::size_t given_up = binder_->in_flight();
+  if (given_up > 0) {
+    // A plugin still holds them (a PreBind that hangs, say): none is written from now on, so
+    // their pods stay pending for the next scheduler; the threads cannot be joined.
+    writes_given_up_.store(true);
+    spdlog::warn("serve: gave up {} binding{} in flight after the {} s grace; {} stay{} pending",
+                 given_up, given_up == 1 ? "" : "s", options_.shutdown_grace.count(),
+                 given_up == 1 ? "its pod" : "their pods", given_up == 1 ? "s" : "");
+  }
   for (const auto& informer : informers_)
     informer->stop();
-  binder_.reset();  // joins the workers (a binding still running finishes first)
+  if (given_up == 0) binder_.reset();  // joins the idle workers
   events_.flush();
   events_.stop();
+  return given_up;
 }
 
 ServeStats LiveScheduler::stats() const {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -49,9 +50,11 @@ class LiveScheduler : public scheduler::CycleSink {
 
   // Starts the informers and waits until each has listed its objects (throws
   // std::runtime_error naming the ones that did not in time), then schedules until stop is
-  // set; then stops cleanly (bindings in progress finish or are undone, waits at Permit are
-  // rejected, events are flushed).
-  void run(const std::atomic<bool>& stop);
+  // set; then stops: bindings in progress may finish within shutdown_grace, events are
+  // flushed. Returns the bindings still in flight after the grace: they were given up (never
+  // written), and their threads still run plugin code, so the caller must end the process
+  // without destroying this object (std::_Exit) when it is not 0.
+  std::size_t run(const std::atomic<bool>& stop);
   ServeStats stats() const;
 
   void decided(const scheduler::PodPtr& pod, scheduler::PodResult result,
@@ -68,7 +71,7 @@ class LiveScheduler : public scheduler::CycleSink {
   framework::Status bind(scheduler::AssumedPod& assumed);
   void write_failure(const scheduler::PodPtr& pod, const std::string& reason,
                      const std::string& message, const std::optional<std::string>& nominated);
-  void shutdown();
+  std::size_t shutdown();
 
   const config::SchedulerConfiguration& configuration_;
   kube::ApiClient& client_;
@@ -79,7 +82,12 @@ class LiveScheduler : public scheduler::CycleSink {
   kube::ApiClient events_client_;  // its own token bucket, as upstream's event client
   kube::EventRecorder events_;
   std::unique_ptr<BindingWorkers> binder_;
+  std::atomic<bool> writes_given_up_{false};  // after the shutdown grace: no binding is written
   std::vector<std::unique_ptr<kube::Informer>> informers_;
+  // Nominations made by this scheduler's preemptions (upstream's nominator), by pod uid: a pod's
+  // next attempt carries its node before the status update comes back through the informer, so
+  // it waits for its victims instead of preempting again.
+  std::map<std::string, std::string> nominated_;
   mutable std::mutex stats_mutex_;
   ServeStats stats_;
 };

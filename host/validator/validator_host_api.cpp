@@ -4,13 +4,12 @@
 
 #include "framework/plugin_host.hpp"
 #include "validator/audited_state.hpp"
+#include "framework/abi_string.hpp"
 
 namespace schedhost::validator {
 namespace {
 
-std::string_view view(schedhost_str_t s) {
-  return s.data == nullptr ? std::string_view{} : std::string_view{s.data, s.len};
-}
+using framework::view;
 
 bool state_write(schedhost_cycle_state_t* state, schedhost_str_t key, void* value,
                  const schedhost_state_ops_t* ops) {

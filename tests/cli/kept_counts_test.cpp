@@ -16,7 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kSource = SCHEDHOST_SOURCE_DIR;
+const std::string kSourceDir = SCHEDHOST_SOURCE_DIR;
 
 json node(int i) {
   const std::string name = "node-" + std::to_string(i);
@@ -131,7 +131,7 @@ TEST(KeptCounts, DecideExactlyAsRecountingEveryPodDoes) {
   testing::ScratchDir dir;
   const std::string file = dir.write("cluster.yaml", cluster());
   const std::vector<std::string> args = {
-      "run",  "--config", kSource + "/configs/default-profile.yaml", "--cluster", file, "-o",
+      "run",  "--config", kSourceDir + "/configs/default-profile.yaml", "--cluster", file, "-o",
       "json", "--explain"};
   const auto kept = testing::run_schedhost(args);
   const auto recounted = testing::run_schedhost(args, {"SCHEDHOST_EMULATE_ABI_MINOR=1"});

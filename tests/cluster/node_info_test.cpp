@@ -11,7 +11,7 @@ namespace {
 
 using testing::yaml;
 
-constexpr int64_t kMi = 1024 * 1024;
+constexpr int64_t kMiB = 1024 * 1024;
 
 std::shared_ptr<const Node> make_node(const std::string& extra = "") {
   return std::make_shared<const Node>(yaml(R"(
@@ -64,7 +64,7 @@ TEST(NodeInfoTest, EmptyNode) {
   NodeInfo info(make_node());
   EXPECT_EQ(info.name(), "node-a");
   EXPECT_EQ(info.allocatable(),
-            (ResourceList{{"cpu", 4000}, {"memory", 8192 * kMi}, {"pods", 110}}));
+            (ResourceList{{"cpu", 4000}, {"memory", 8192 * kMiB}, {"pods", 110}}));
   EXPECT_TRUE(info.pods().empty());
   EXPECT_TRUE(info.requested().empty());
   EXPECT_TRUE(info.nonzero_requested().empty());
@@ -100,9 +100,9 @@ TEST(NodeInfoTest, AddPodsKeepsEveryAggregate) {
   EXPECT_EQ(info.pods_with_required_anti_affinity(), (std::vector<NodeInfo::PodPtr>{anti}));
   // "pods" requested by a container is not node accounting: the pod count is pods().size().
   EXPECT_EQ(info.requested(),
-            (ResourceList{{"cpu", 1500}, {"memory", 1024 * kMi}, {"nvidia.com/gpu", 1}}));
+            (ResourceList{{"cpu", 1500}, {"memory", 1024 * kMiB}, {"nvidia.com/gpu", 1}}));
   // web 500m/1Gi, empty 100m/200Mi (defaults), anti 1/200Mi.
-  EXPECT_EQ(info.nonzero_requested(), (ResourceList{{"cpu", 1600}, {"memory", 1424 * kMi}}));
+  EXPECT_EQ(info.nonzero_requested(), (ResourceList{{"cpu", 1600}, {"memory", 1424 * kMiB}}));
   EXPECT_EQ(info.used_ports(),
             (std::vector<HostPort>{{"0.0.0.0", "TCP", 8080}, {"10.0.0.1", "UDP", 53}}));
   EXPECT_TRUE(info.port_conflicts({"10.0.0.9", "TCP", 8080}));
@@ -162,8 +162,8 @@ TEST(NodeInfoTest, StaysExactAfterSaturating) {
   EXPECT_EQ(info.requested().get("memory"), std::numeric_limits<int64_t>::max());
   ASSERT_TRUE(info.remove_pod("uid-default-huge"));
   ASSERT_TRUE(info.remove_pod("uid-default-huge2"));
-  EXPECT_EQ(info.requested(), (ResourceList{{"memory", kMi}}));
-  EXPECT_EQ(info.nonzero_requested(), (ResourceList{{"cpu", 100}, {"memory", kMi}}));
+  EXPECT_EQ(info.requested(), (ResourceList{{"memory", kMiB}}));
+  EXPECT_EQ(info.nonzero_requested(), (ResourceList{{"cpu", 100}, {"memory", kMiB}}));
 }
 
 TEST(NodeInfoTest, CopiesAreIndependent) {

@@ -9,7 +9,7 @@
 namespace schedhost::cluster {
 namespace {
 
-constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 
 TEST(ResourceListTest, KeepsNamesInByteOrder) {
@@ -60,17 +60,17 @@ TEST(ResourceListTest, AddAndSubtractLists) {
 }
 
 TEST(ResourceListTest, SaturatesInsteadOfOverflowing) {
-  ResourceList list{{"memory", kMax - 1}};
+  ResourceList list{{"memory", kInt64Max - 1}};
   EXPECT_FALSE(list.add("memory", 5));
-  EXPECT_EQ(list.get("memory"), kMax);
+  EXPECT_EQ(list.get("memory"), kInt64Max);
   list.set("cpu", kMin + 1);
   EXPECT_FALSE(list.add("cpu", -5));
   EXPECT_EQ(list.get("cpu"), kMin);
   ResourceList minimum{{"x", kMin}};
   ResourceList zero{{"x", -5}};
   EXPECT_TRUE(zero.subtract(minimum));  // -5 - INT64_MIN fits
-  EXPECT_EQ(zero.get("x"), kMax - 4);
-  EXPECT_EQ(saturating_add(kMax, 1), kMax);
+  EXPECT_EQ(zero.get("x"), kInt64Max - 4);
+  EXPECT_EQ(saturating_add(kInt64Max, 1), kInt64Max);
   EXPECT_EQ(saturating_add(kMin, -1), kMin);
   bool saturated = true;
   EXPECT_EQ(saturating_add(2, 3, &saturated), 5);

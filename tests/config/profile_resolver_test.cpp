@@ -20,7 +20,7 @@ using testing::weights_at;
 using Names = std::vector<std::string>;
 using Weights = std::vector<std::pair<std::string, int>>;
 
-constexpr const char* kHeader =
+constexpr const char* kProfileHeader =
     "apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
     "kind: KubeSchedulerConfiguration\n";
 
@@ -35,7 +35,7 @@ PluginCatalog catalog_with_extras() {
 }
 
 Resolution resolve(const std::string& body, const PluginCatalog& catalog = catalog_with_extras()) {
-  return resolve_profiles(parse_configuration(kHeader + body, "profile.yaml"), catalog);
+  return resolve_profiles(parse_configuration(kProfileHeader + body, "profile.yaml"), catalog);
 }
 
 // By value: callers often pass a temporary Resolution.

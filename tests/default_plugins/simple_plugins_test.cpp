@@ -20,10 +20,10 @@ using testing::node_with;
 using testing::PluginHarness;
 using testing::pod_with_spec;
 
-constexpr schedhost_code_t kSuccess = SCHEDHOST_SUCCESS;
+constexpr schedhost_code_t kSuccessCode = SCHEDHOST_SUCCESS;
 constexpr schedhost_code_t kError = SCHEDHOST_ERROR;
 constexpr schedhost_code_t kUnschedulable = SCHEDHOST_UNSCHEDULABLE;
-constexpr schedhost_code_t kUU = SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE;
+constexpr schedhost_code_t kUnresolvableCode = SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE;
 
 // ---------------------------------------------------------------------------------------------
 // NodeUnschedulable
@@ -42,23 +42,23 @@ TEST(NodeUnschedulable, FiltersLikeUpstream) {
       {"does not schedule a pod to an unschedulable node",
        Json::object(),
        true,
-       kUU,
+       kUnresolvableCode,
        {"node(s) were unschedulable"}},
-      {"schedules a pod to a normal node", Json::object(), false, kSuccess, {}},
+      {"schedules a pod to a normal node", Json::object(), false, kSuccessCode, {}},
       {"schedules a pod tolerating the unschedulable taint to an unschedulable node",
        {{"tolerations", {{{"key", "node.kubernetes.io/unschedulable"}, {"effect", "NoSchedule"}}}}},
        true,
-       kSuccess,
+       kSuccessCode,
        {}},
       {"an Exists toleration with an empty key tolerates it too",
        {{"tolerations", {{{"operator", "Exists"}}}}},
        true,
-       kSuccess,
+       kSuccessCode,
        {}},
       {"a toleration for another effect does not",
        {{"tolerations", {{{"key", "node.kubernetes.io/unschedulable"}, {"effect", "NoExecute"}}}}},
        true,
-       kUU,
+       kUnresolvableCode,
        {"node(s) were unschedulable"}},
   };
   for (const Case& c : cases) {
@@ -93,20 +93,20 @@ TEST(NodeName, FiltersLikeUpstream) {
   {
     SCOPED_TRACE("no host specified");
     Cycle cycle(*plugin, snapshot, pod_with_spec(Json::object()));
-    EXPECT_EQ(cycle.filter("foo").code, kSuccess);
+    EXPECT_EQ(cycle.filter("foo").code, kSuccessCode);
   }
   {
     SCOPED_TRACE("host matches");
     Cycle cycle(*plugin, snapshot, pod_with_spec({{"nodeName", "foo"}}));
     const auto out = cycle.filter("foo");
-    EXPECT_EQ(out.code, kSuccess);
+    EXPECT_EQ(out.code, kSuccessCode);
     EXPECT_THAT(out.reasons, IsEmpty());
   }
   {
     SCOPED_TRACE("host doesn't match");
     Cycle cycle(*plugin, snapshot, pod_with_spec({{"nodeName", "bar"}}));
     const auto out = cycle.filter("foo");
-    EXPECT_EQ(out.code, kUU);
+    EXPECT_EQ(out.code, kUnresolvableCode);
     EXPECT_THAT(out.reasons, ElementsAre("node(s) didn't match the requested node name"));
   }
 }
@@ -139,12 +139,12 @@ TEST(NodePorts, FiltersLikeUpstream) {
     schedhost_code_t code;
   };
   const std::vector<Case> cases = {
-      {"nothing running", {}, {}, kSuccess},
-      {"other port", {"UDP/127.0.0.1/8080"}, {"UDP/127.0.0.1/9090"}, kSuccess},
+      {"nothing running", {}, {}, kSuccessCode},
+      {"other port", {"UDP/127.0.0.1/8080"}, {"UDP/127.0.0.1/9090"}, kSuccessCode},
       {"same udp port", {"UDP/127.0.0.1/8080"}, {"UDP/127.0.0.1/8080"}, kUnschedulable},
       {"same tcp port", {"TCP/127.0.0.1/8080"}, {"TCP/127.0.0.1/8080"}, kUnschedulable},
-      {"different host ip", {"TCP/127.0.0.1/8080"}, {"TCP/127.0.0.2/8080"}, kSuccess},
-      {"different protocol", {"UDP/127.0.0.1/8080"}, {"TCP/127.0.0.1/8080"}, kSuccess},
+      {"different host ip", {"TCP/127.0.0.1/8080"}, {"TCP/127.0.0.2/8080"}, kSuccessCode},
+      {"different protocol", {"UDP/127.0.0.1/8080"}, {"TCP/127.0.0.1/8080"}, kSuccessCode},
       {"second udp port conflict",
        {"UDP/127.0.0.1/8000", "UDP/127.0.0.1/8080"},
        {"UDP/127.0.0.1/8080"},
@@ -165,7 +165,7 @@ TEST(NodePorts, FiltersLikeUpstream) {
        {"TCP/127.0.0.1/8001"},
        {"TCP/0.0.0.0/8001"},
        kUnschedulable},
-      {"second different protocol", {"UDP/127.0.0.1/8001"}, {"TCP/0.0.0.0/8001"}, kSuccess},
+      {"second different protocol", {"UDP/127.0.0.1/8001"}, {"TCP/0.0.0.0/8001"}, kSuccessCode},
       {"UDP hostPort conflict due to 0.0.0.0 hostIP",
        {"UDP/127.0.0.1/8001"},
        {"TCP/0.0.0.0/8001", "UDP/0.0.0.0/8001"},
@@ -179,11 +179,11 @@ TEST(NodePorts, FiltersLikeUpstream) {
     Cycle cycle(*plugin, cluster::Snapshot({node_with("m1")}, running),
                 pod_with_spec(c.wanted.empty() ? Json::object() : ports_spec(c.wanted)));
     const auto pre = cycle.pre_filter();
-    ASSERT_EQ(pre.code, kSuccess);
+    ASSERT_EQ(pre.code, kSuccessCode);
     EXPECT_FALSE(pre.node_names.has_value());
     const auto out = cycle.filter("m1");
     EXPECT_EQ(out.code, c.code);
-    if (c.code == kSuccess) {
+    if (c.code == kSuccessCode) {
       EXPECT_THAT(out.reasons, IsEmpty());
     } else {
       EXPECT_THAT(out.reasons,
@@ -222,20 +222,20 @@ TEST(SchedulingGates, PreEnqueueLikeUpstream) {
     SCOPED_TRACE("pod does not carry scheduling gates");
     Cycle cycle(*plugin, snapshot, pod_with_spec(Json::object()));
     const auto out = cycle.pre_enqueue();
-    EXPECT_EQ(out.code, kSuccess);
+    EXPECT_EQ(out.code, kSuccessCode);
     EXPECT_THAT(out.reasons, IsEmpty());
   }
   {
     SCOPED_TRACE("an empty list of gates");
     Cycle cycle(*plugin, snapshot, pod_with_spec({{"schedulingGates", Json::array()}}));
-    EXPECT_EQ(cycle.pre_enqueue().code, kSuccess);
+    EXPECT_EQ(cycle.pre_enqueue().code, kSuccessCode);
   }
   {
     SCOPED_TRACE("pod carries scheduling gates");
     Cycle cycle(*plugin, snapshot,
                 pod_with_spec({{"schedulingGates", {{{"name", "foo"}}, {{"name", "bar"}}}}}));
     const auto out = cycle.pre_enqueue();
-    EXPECT_EQ(out.code, kUU);
+    EXPECT_EQ(out.code, kUnresolvableCode);
     EXPECT_THAT(out.reasons, ElementsAre("waiting for scheduling gates: [foo bar]"));
   }
   {

@@ -17,9 +17,9 @@ using ::testing::ElementsAre;
 using testing::example_data;
 using testing::run_example;
 
-const std::string kProfile = example_data("load-aware-profile.yaml");
+const std::string kLoadAwareProfile = example_data("load-aware-profile.yaml");
 const std::string kCluster = example_data("load-aware-cluster.yaml");
-const std::string kExamples = SCHEDHOST_EXAMPLE_PLUGIN_DIR;
+const std::string kExamplesDir = SCHEDHOST_EXAMPLE_PLUGIN_DIR;
 
 // node -> LoadAware's score in the explanation of one pod.
 std::map<std::string, int> scores(const testing::ExampleRun& run, const std::string& pod) {
@@ -35,7 +35,7 @@ std::map<std::string, int> scores(const testing::ExampleRun& run, const std::str
 using Scores = std::map<std::string, int>;
 
 TEST(LoadAware, PrefersTheLeastUtilisedNodeAndCountsThePodsItPlaced) {
-  const auto run = run_example(kProfile, kCluster, kExamples, {"--explain"});
+  const auto run = run_example(kLoadAwareProfile, kCluster, kExamplesDir, {"--explain"});
   ASSERT_EQ(run.process.exit_code, 0) << run.process.err;
   EXPECT_EQ(run.process.err, "");
   EXPECT_THAT(run.decisions(), ElementsAre(Decision{"default/p1", "Scheduled", "node-b", ""},
@@ -52,12 +52,12 @@ TEST(LoadAware, PrefersTheLeastUtilisedNodeAndCountsThePodsItPlaced) {
 
 TEST(LoadAware, WithoutArgsCpuAndMemoryWeighTheSame) {
   testing::ScratchDir dir;
-  std::string profile = testing::read_file(kProfile);
+  std::string profile = testing::read_file(kLoadAwareProfile);
   const std::string args = "        args:\n          resourceWeights: {cpu: 2, memory: 1}\n";
   ASSERT_NE(profile.find(args), std::string::npos);
   profile.replace(profile.find(args), args.size(), "        args: {}\n");
   const auto run =
-      run_example(dir.write("profile.yaml", profile), kCluster, kExamples, {"--explain"});
+      run_example(dir.write("profile.yaml", profile), kCluster, kExamplesDir, {"--explain"});
   ASSERT_EQ(run.process.exit_code, 0) << run.process.err;
   // node-a (80 + 20) / 2 = 50; node-b (12.5 + 50) / 2 = 31.25 -> 68; node-c (50 + 25) / 2 -> 62.
   EXPECT_EQ(scores(run, "default/p1"), (Scores{{"node-a", 50}, {"node-b", 68}, {"node-c", 62}}));
@@ -70,7 +70,7 @@ TEST(LoadAware, AnAnnotationThatIsNotAPercentageFallsBackToRequestsWithAWarning)
   ASSERT_NE(cluster.find(from), std::string::npos);
   cluster.replace(cluster.find(from), from.size(), "schedhost.io/cpu-utilization: \"120\"");
   const auto run =
-      run_example(kProfile, dir.write("cluster.yaml", cluster), kExamples, {"--explain"});
+      run_example(kLoadAwareProfile, dir.write("cluster.yaml", cluster), kExamplesDir, {"--explain"});
   ASSERT_EQ(run.process.exit_code, 0) << run.process.err;
   // node-a: cpu from requests (nothing on it: 0%), memory still measured 20% -> 100 - 20/3 = 93.
   EXPECT_EQ(scores(run, "default/p1"), (Scores{{"node-a", 93}, {"node-b", 75}, {"node-c", 58}}));
@@ -81,11 +81,11 @@ TEST(LoadAware, AnAnnotationThatIsNotAPercentageFallsBackToRequestsWithAWarning)
 
 TEST(LoadAware, BadWeightsStopTheRunWithOneLine) {
   testing::ScratchDir dir;
-  std::string profile = testing::read_file(kProfile);
+  std::string profile = testing::read_file(kLoadAwareProfile);
   const std::string from = "resourceWeights: {cpu: 2, memory: 1}";
   profile.replace(profile.find(from), from.size(), "resourceWeights: {cpu: 0, gpu: 1}");
   const std::string config = dir.write("profile.yaml", profile);
-  const auto run = run_example(config, kCluster, kExamples);
+  const auto run = run_example(config, kCluster, kExamplesDir);
   EXPECT_EQ(run.process.exit_code, 2);
   EXPECT_EQ(run.process.out, "");
   EXPECT_EQ(run.process.err, "error: " + config +

@@ -12,7 +12,7 @@ using testing::ProcessResult;
 using testing::run_schedhost;
 
 // Only PrioritySort and DefaultBinder, which TwoBuiltIns installs.
-constexpr const char* kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+constexpr const char* kMinimalProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
 kind: KubeSchedulerConfiguration
 profiles:
   - schedulerName: default-scheduler
@@ -32,7 +32,7 @@ class HostileBinaryTest : public ::testing::Test {
  protected:
   ProcessResult run_cluster(const std::string& name, const std::string& content) {
     cluster_ = dir_.write(name, content);
-    return run_schedhost({"run", "--config", dir_.write("profile.yaml", kProfile), "--cluster",
+    return run_schedhost({"run", "--config", dir_.write("profile.yaml", kMinimalProfile), "--cluster",
                           cluster_, "--plugin-dir", plugins_.path()},
                          builtins_.env());
   }
@@ -65,7 +65,7 @@ TEST_F(HostileBinaryTest, DeepNesting) {
 }
 
 TEST_F(HostileBinaryTest, BillionLaughsProfile) {
-  std::string profile = std::string(kProfile) + "x:\n  l0: &l0 [a, a, a, a, a, a, a, a, a]\n";
+  std::string profile = std::string(kMinimalProfile) + "x:\n  l0: &l0 [a, a, a, a, a, a, a, a, a]\n";
   for (int i = 1; i <= 9; ++i) {
     profile += "  l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
     for (int j = 0; j < 9; ++j)

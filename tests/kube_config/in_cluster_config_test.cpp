@@ -12,13 +12,13 @@ using testing::error_of;
 using testing::ScopedEnv;
 using testing::TempDir;
 
-const std::string kCaPem = "-----BEGIN CERTIFICATE-----\nMIIBca\n-----END CERTIFICATE-----\n";
+const std::string kInClusterCaPem = "-----BEGIN CERTIFICATE-----\nMIIBca\n-----END CERTIFICATE-----\n";
 
 // A service account directory as the kubelet mounts it.
 struct InClusterTest : ::testing::Test {
   InClusterTest() {
     dir.write("token", "eyJhbGciOi.token");
-    dir.write("ca.crt", kCaPem);
+    dir.write("ca.crt", kInClusterCaPem);
     dir.write("namespace", "kube-system\n");
   }
   std::string load_error() {
@@ -36,7 +36,7 @@ TEST_F(InClusterTest, ServiceAccount) {
   EXPECT_EQ(config.server, "https://10.96.0.1:443");
   EXPECT_EQ(config.token_file, dir.str() + "/token");
   EXPECT_EQ(config.token, "");  // the client reads the file (it rotates)
-  EXPECT_EQ(config.ca_pem, kCaPem);
+  EXPECT_EQ(config.ca_pem, kInClusterCaPem);
   EXPECT_EQ(config.namespace_, "kube-system");
   EXPECT_EQ(config.source, "in-cluster service account");
   EXPECT_FALSE(config.insecure_skip_tls_verify);

@@ -270,6 +270,18 @@ std::string ControlPlane::client_cert_kubeconfig() const {
   return path;
 }
 
+std::string ControlPlane::write_kubeconfig(const std::string& file, const std::string& server,
+                                           const std::string& user_yaml) const {
+  const std::string path = dir_.file(file);
+  write_text(path, "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
+                   "clusters:\n- name: test\n  cluster:\n    server: " +
+                       server + "\n    certificate-authority: " + dir_.file("ca.crt") +
+                       "\ncontexts:\n- name: test\n  context: {cluster: test, user: u}\n"
+                       "users:\n- name: u\n  user:\n" +
+                       (user_yaml.empty() ? "    token: " + admin_token_ + "\n" : user_yaml));
+  return path;
+}
+
 kube::ClientConfig ControlPlane::admin_config() const {
   kube::ClientConfig c;
   c.server = server_;

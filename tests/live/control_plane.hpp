@@ -71,6 +71,10 @@ class ControlPlane {
   const std::string& kubeconfig() const { return kubeconfig_; }
   // The same admin, authenticated by a client certificate (CN admin, O system:masters).
   std::string client_cert_kubeconfig() const;
+  // A kubeconfig named file (in dir()) for server (e.g. a TcpProxy in front of this one) and
+  // the user block user_yaml (default: the admin token), trusting the test CA.
+  std::string write_kubeconfig(const std::string& file, const std::string& server,
+                               const std::string& user_yaml = {}) const;
   kube::ClientConfig admin_config() const;
   std::string dir() const { return dir_.path(); }
   const std::string& etcd_url() const { return etcd_url_; }

@@ -23,20 +23,20 @@ using testing::PodBuilder;
 using testing::PodPtr;
 using J = nlohmann::json;
 
-constexpr const char* kPlugin = "NodeResourcesBalancedAllocation";
+constexpr const char* kBalancedAllocation = "NodeResourcesBalancedAllocation";
 
 class BalancedAllocationTest : public ::testing::Test {
  protected:
   testing::PluginHarness harness_{"node_resources_balanced_allocation.so"};
 
   std::unique_ptr<framework::PluginInstance> create(const std::string& args = "{}") const {
-    return harness_.create(kPlugin, args);
+    return harness_.create(kBalancedAllocation, args);
   }
-  std::string error(const std::string& args) const { return harness_.create_error(kPlugin, args); }
+  std::string error(const std::string& args) const { return harness_.create_error(kBalancedAllocation, args); }
 };
 
 TEST_F(BalancedAllocationTest, ImplementsPreScoreAndScoreOnly) {
-  const auto& vtable = harness_.definition(kPlugin).vtable;
+  const auto& vtable = harness_.definition(kBalancedAllocation).vtable;
   EXPECT_NE(vtable.pre_score, nullptr);
   EXPECT_NE(vtable.score, nullptr);
   EXPECT_EQ(vtable.normalize_score, nullptr);
@@ -75,7 +75,7 @@ PodPtr cpu_memory_and_gpu(const std::string& name, const std::string& on) {
       .build();
 }
 
-struct ScoreCase {
+struct BalancedScoreCase {
   std::string name;
   std::string args;
   PodPtr pod;
@@ -84,7 +84,7 @@ struct ScoreCase {
   std::vector<std::int64_t> scores;
 };
 
-std::vector<ScoreCase> score_cases() {
+std::vector<BalancedScoreCase> balanced_score_cases() {
   const PodPtr empty = PodBuilder("p").build();
   const J gpu8 = {{"nvidia.com/gpu", 8}};
   const std::string cpu_memory_gpu =
@@ -177,24 +177,24 @@ std::vector<ScoreCase> score_cases() {
 }
 
 class BalancedAllocationScoreTest : public BalancedAllocationTest,
-                                    public ::testing::WithParamInterface<ScoreCase> {};
+                                    public ::testing::WithParamInterface<BalancedScoreCase> {};
 
 TEST_P(BalancedAllocationScoreTest, ScoreAfterPreScore) {
-  const ScoreCase& c = GetParam();
+  const BalancedScoreCase& c = GetParam();
   const cluster::Snapshot snapshot(c.nodes, c.existing);
   const auto plugin = create(c.args);
   EXPECT_THAT(testing::prescore_and_score(*plugin, snapshot, *c.pod), ElementsAreArray(c.scores));
 }
 
 TEST_P(BalancedAllocationScoreTest, ScoreWithoutPreScore) {
-  const ScoreCase& c = GetParam();
+  const BalancedScoreCase& c = GetParam();
   const cluster::Snapshot snapshot(c.nodes, c.existing);
   const auto plugin = create(c.args);
   EXPECT_THAT(testing::prescore_and_score(*plugin, snapshot, *c.pod, false),
               ElementsAreArray(c.scores));
 }
 
-INSTANTIATE_TEST_SUITE_P(Upstream, BalancedAllocationScoreTest, ::testing::ValuesIn(score_cases()),
+INSTANTIATE_TEST_SUITE_P(Upstream, BalancedAllocationScoreTest, ::testing::ValuesIn(balanced_score_cases()),
                          [](const auto& info) { return testing::case_name(info.param.name); });
 
 TEST_F(BalancedAllocationTest, StandardDeviationOverThreeOrMoreResources) {

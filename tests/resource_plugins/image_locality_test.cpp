@@ -23,7 +23,7 @@ using testing::PodBuilder;
 using testing::PodPtr;
 using J = nlohmann::json;
 
-constexpr const char* kPlugin = "ImageLocality";
+constexpr const char* kImageLocality = "ImageLocality";
 constexpr std::int64_t kMiB = 1024 * 1024;
 
 class ImageLocalityTest : public ::testing::Test {
@@ -31,7 +31,7 @@ class ImageLocalityTest : public ::testing::Test {
   testing::PluginHarness harness_{"image_locality.so"};
 
   std::unique_ptr<framework::PluginInstance> create() const {
-    return harness_.create(kPlugin, "{}");
+    return harness_.create(kImageLocality, "{}");
   }
 };
 
@@ -72,14 +72,14 @@ J node_20_30_40() {
           image({"gcr.io/40:latest"}, 40)};
 }
 
-struct ScoreCase {
+struct ImageScoreCase {
   std::string name;
   PodPtr pod;
   std::vector<NodePtr> nodes;
   std::vector<std::int64_t> scores;
 };
 
-std::vector<ScoreCase> score_cases() {
+std::vector<ImageScoreCase> image_score_cases() {
   return {
       // 40M/2 < 23M: 0; 100 * (250M/2 - 23M) / (1000M * 2 - 23M) = 5
       {"two images spread on two nodes, prefer the larger image one",
@@ -121,26 +121,26 @@ std::vector<ScoreCase> score_cases() {
 }
 
 class ImageLocalityScoreTest : public ImageLocalityTest,
-                               public ::testing::WithParamInterface<ScoreCase> {};
+                               public ::testing::WithParamInterface<ImageScoreCase> {};
 
 TEST_P(ImageLocalityScoreTest, Score) {
-  const ScoreCase& c = GetParam();
+  const ImageScoreCase& c = GetParam();
   const cluster::Snapshot snapshot(c.nodes, {});
   const auto plugin = create();
   EXPECT_THAT(testing::prescore_and_score(*plugin, snapshot, *c.pod, false),
               ElementsAreArray(c.scores));
 }
 
-INSTANTIATE_TEST_SUITE_P(Upstream, ImageLocalityScoreTest, ::testing::ValuesIn(score_cases()),
+INSTANTIATE_TEST_SUITE_P(Upstream, ImageLocalityScoreTest, ::testing::ValuesIn(image_score_cases()),
                          [](const auto& info) { return testing::case_name(info.param.name); });
 
 TEST_F(ImageLocalityTest, ImplementsScoreOnlyAndTakesNoArgs) {
-  const auto& vtable = harness_.definition(kPlugin).vtable;
+  const auto& vtable = harness_.definition(kImageLocality).vtable;
   EXPECT_NE(vtable.score, nullptr);
   EXPECT_EQ(vtable.pre_score, nullptr);
   EXPECT_EQ(vtable.normalize_score, nullptr);
-  EXPECT_EQ(harness_.create_error(kPlugin, "{}"), "<no error>");
-  EXPECT_EQ(harness_.create_error(kPlugin, R"({"x": 1})"),
+  EXPECT_EQ(harness_.create_error(kImageLocality, "{}"), "<no error>");
+  EXPECT_EQ(harness_.create_error(kImageLocality, R"({"x": 1})"),
             "plugin \"ImageLocality\": this plugin takes no args");
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <string>
@@ -162,24 +163,65 @@ inline std::string first_failure_message(kube::ApiClient& client, const std::str
 // `schedhost serve` against the test control plane; stopped by PID (SIGTERM) when it dies.
 class ServeProcess {
  public:
+  // kubeconfig: the plane's admin one unless given (a proxy's, a rotating token's).
   ServeProcess(const ControlPlane& plane, const std::string& config,
-               std::vector<std::string> extra = {})
+               std::vector<std::string> extra = {}, const std::string& kubeconfig = {})
       : log_(plane.dir() + "/serve-" + std::to_string(++count_) + ".log"),
-        child_(args(plane, config, std::move(extra)), log_) {}
+        child_(args(kubeconfig.empty() ? plane.kubeconfig() : kubeconfig, config,
+                    std::move(extra)),
+               log_) {}
   ChildProcess& process() { return child_; }
   std::string log() const { return read_file(log_); }
 
  private:
-  static std::vector<std::string> args(const ControlPlane& plane, const std::string& config,
+  static std::vector<std::string> args(const std::string& kubeconfig, const std::string& config,
                                        std::vector<std::string> extra) {
-    std::vector<std::string> a{schedhost_binary(), "serve",           "--config", config,
-                               "--kubeconfig",     plane.kubeconfig()};
+    std::vector<std::string> a{schedhost_binary(), "serve",  "--config",
+                               config,             "--kubeconfig", kubeconfig};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
   static inline int count_ = 0;
   std::string log_;
   ChildProcess child_;
+};
+
+// What a node's kubelet does when a pod on it is deleted: once its containers stop it deletes
+// the pod for good. The test control plane has no kubelets, so a bound pod deleted with a grace
+// period (a preemption victim) would stay Terminating forever; this finishes such deletions at
+// once, polling every 100 ms, until destroyed.
+class KubeletStandIn {
+ public:
+  explicit KubeletStandIn(const kube::ClientConfig& config)
+      : client_(config), thread_([this] { loop(); }) {}
+  ~KubeletStandIn() {
+    stop_.store(true);
+    thread_.join();
+  }
+  int finished() const { return finished_.load(); }
+
+ private:
+  void loop() {
+    while (!stop_.load()) {
+      try {
+        const json pods = client_.get("/api/v1/pods");
+        for (const json& p : pods["items"]) {
+          if (!p["metadata"].contains("deletionTimestamp")) continue;
+          client_.remove("/api/v1/namespaces/" + p["metadata"]["namespace"].get<std::string>() +
+                             "/pods/" + p["metadata"]["name"].get<std::string>(),
+                         {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}, {"gracePeriodSeconds", 0}});
+          ++finished_;
+        }
+      } catch (const std::exception&) {
+        // gone meanwhile, or the server restarting: the next round sees
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  kube::ApiClient client_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> finished_{0};
+  std::thread thread_;
 };
 
 // Polls until pred() holds or the timeout passes; returns pred().

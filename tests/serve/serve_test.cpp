@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <set>
 
 #include "serve/serve_support.hpp"
 
@@ -159,6 +160,220 @@ TEST(Serve, BindsWhatRunBindsOnAGeneratedClusterWithSpreadingAffinityAndTaints) 
 
   ServeProcess serve(*plane, config);
   expect_same_decisions(client, want, serve);
+  stop_and_wait(serve);
+}
+
+// A second cluster, with priorities and preemption: 24 general nodes in 4 zones (some with a
+// PreferNoSchedule taint) holding running pods of priority 500, and 6 pool nodes (tainted
+// pool=reserved:NoSchedule) each full of running low-priority pods, two of them guarded by a PDB.
+// 72 pending pods: preemptors of priority 1000, each pinned to its pool node, that fit only once
+// victims go (lowest priority first, the PDB's last), one with preemptionPolicy Never; general
+// pods of priority 0..100 with soft zone spreading, required pod affinity and preferred
+// anti-affinity to the running ones, required zone affinity, and some too big for any node.
+// General pods cannot reach the pool and do not preempt (preemptionPolicy Never: a preemption
+// attempt draws from the seeded generator that also breaks score ties, and serve tries a pod that
+// fits nowhere again on every cluster change where the replay tries it once), and each preemptor
+// has its own node: what happens while a preemptor waits for its victims' deletions cannot change
+// another pod's decision, so the replay and the live scheduler must agree.
+std::string generated_preemption_cluster(const ScratchDir& dir) {
+  json items = json::array();
+  auto resources = [](const std::string& cpu) {
+    return json{{"cpu", cpu}, {"memory", "16Gi"}, {"pods", "110"}};
+  };
+  auto make_pod = [](const std::string& name, json labels, json spec) {
+    return json{{"apiVersion", "v1"},
+                {"kind", "Pod"},
+                {"metadata", {{"name", name}, {"namespace", "default"}, {"labels", labels}}},
+                {"spec", spec}};
+  };
+  auto container = [](const std::string& cpu) {
+    return json::array({{{"name", "c"},
+                         {"image", "registry.k8s.io/pause:3.10"},
+                         {"resources", {{"requests", {{"cpu", cpu}, {"memory", "1Gi"}}}}}}});
+  };
+  const json pool_toleration = {
+      {"key", "pool"}, {"operator", "Equal"}, {"value", "reserved"}, {"effect", "NoSchedule"}};
+  std::vector<json> running;
+  for (int i = 0; i < 24; ++i) {
+    char name[16];
+    std::snprintf(name, sizeof name, "gen-%02d", i);
+    const std::string zone = std::string("zone-") + static_cast<char>('a' + i % 4);
+    json node = {{"apiVersion", "v1"},
+                 {"kind", "Node"},
+                 {"metadata",
+                  {{"name", name},
+                   {"labels", {{"kubernetes.io/hostname", name}, {"topology.kubernetes.io/zone", zone}}}}},
+                 {"spec", json::object()},
+                 {"status", {{"allocatable", resources("4")}, {"capacity", resources("4")}}}};
+    if (i % 7 == 3) {
+      node["spec"]["taints"] =
+          json::array({{{"key", "noisy"}, {"value", "yes"}, {"effect", "PreferNoSchedule"}}});
+    }
+    items.push_back(node);
+    if (i % 3 == 0) {
+      json spec = {{"nodeName", name}, {"priority", 500}, {"containers", container("1")}};
+      running.push_back(make_pod(std::string("web-") + name, {{"app", "web"}}, spec));
+    }
+  }
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = "pool-" + std::to_string(i);
+    items.push_back(
+        {{"apiVersion", "v1"},
+         {"kind", "Node"},
+         {"metadata",
+          {{"name", name},
+           {"labels",
+            {{"kubernetes.io/hostname", name},
+             {"topology.kubernetes.io/zone", std::string("zone-") + static_cast<char>('a' + i % 4)},
+             {"pool", "p-" + std::to_string(i)}}}}},
+         {"spec",
+          {{"taints",
+            json::array({{{"key", "pool"}, {"value", "reserved"}, {"effect", "NoSchedule"}}})}}},
+         {"status", {{"allocatable", resources("4")}, {"capacity", resources("4")}}}});
+    for (int j = 0; j < 4; ++j) {
+      // Priorities 10..40 in an order that differs per node; the first two of pool-1 and pool-4
+      // are guarded by a PDB that allows no disruption.
+      const int priority = 10 * (1 + (i + j * 3) % 4);
+      const bool guarded = i % 3 == 1 && j < 2;
+      json spec = {{"nodeName", name},
+                   {"priority", priority},
+                   {"tolerations", json::array({pool_toleration})},
+                   {"containers", container("1")}};
+      running.push_back(make_pod("batch-" + std::to_string(i) + "-" + std::to_string(j),
+                                 {{"app", guarded ? "guarded" : "batch"}}, spec));
+    }
+  }
+  items.push_back({{"apiVersion", "policy/v1"},
+                   {"kind", "PodDisruptionBudget"},
+                   {"metadata", {{"name", "guarded"}, {"namespace", "default"}}},
+                   {"spec",
+                    {{"maxUnavailable", 0}, {"selector", {{"matchLabels", {{"app", "guarded"}}}}}}}});
+  for (json& p : running)
+    items.push_back(std::move(p));
+  for (int i = 0; i < 72; ++i) {
+    char name[16];
+    std::snprintf(name, sizeof name, "pend-%03d", i);
+    if (i % 12 == 0) {
+      // A preemptor for pool node i/12: 2 or 3 cpu, so 2 or 3 victims.
+      const int node = i / 12;
+      json spec = {{"priority", 1000},
+                   {"nodeSelector", {{"pool", "p-" + std::to_string(node)}}},
+                   {"tolerations", json::array({pool_toleration})},
+                   {"containers", container(node % 2 == 0 ? "2" : "3")}};
+      if (node == 5) spec["preemptionPolicy"] = "Never";
+      items.push_back(make_pod(name, {{"app", "preemptor"}}, spec));
+      continue;
+    }
+    const int kind = i % 5;
+    json spec = {{"priority", (i * 37) % 101},
+                 {"preemptionPolicy", "Never"},
+                 {"containers", container(i % 11 == 7 ? "6" : (i % 2 == 0 ? "500m" : "1"))}};
+    std::string app = "general";
+    if (kind == 0) {
+      app = "spread";
+      spec["topologySpreadConstraints"] =
+          json::array({{{"maxSkew", 1},
+                        {"topologyKey", "topology.kubernetes.io/zone"},
+                        {"whenUnsatisfiable", "ScheduleAnyway"},
+                        {"labelSelector", {{"matchLabels", {{"app", "spread"}}}}}}});
+    } else if (kind == 1) {
+      spec["affinity"] = {
+          {"podAffinity",
+           {{"requiredDuringSchedulingIgnoredDuringExecution",
+             json::array({{{"topologyKey", "topology.kubernetes.io/zone"},
+                           {"labelSelector", {{"matchLabels", {{"app", "web"}}}}}}})}}}};
+    } else if (kind == 2) {
+      app = "loner";
+      spec["affinity"] = {
+          {"podAntiAffinity",
+           {{"preferredDuringSchedulingIgnoredDuringExecution",
+             json::array({{{"weight", 80},
+                           {"podAffinityTerm",
+                            {{"topologyKey", "kubernetes.io/hostname"},
+                             {"labelSelector",
+                              {{"matchExpressions",
+                                json::array({{{"key", "app"},
+                                              {"operator", "In"},
+                                              {"values", {"web", "loner"}}}})}}}}}}})}}}};
+    } else if (kind == 3) {
+      spec["affinity"] = {
+          {"nodeAffinity",
+           {{"requiredDuringSchedulingIgnoredDuringExecution",
+             {{"nodeSelectorTerms",
+               json::array({{{"matchExpressions",
+                              json::array({{{"key", "topology.kubernetes.io/zone"},
+                                            {"operator", "In"},
+                                            {"values", {"zone-b", "zone-c"}}}})}}})}}}}}};
+    }
+    items.push_back(make_pod(name, {{"app", app}}, spec));
+  }
+  return dir.write("generated-preemption.json",
+                   json{{"apiVersion", "v1"}, {"kind", "List"}, {"items", items}}.dump());
+}
+
+TEST(Serve, BindsAndPreemptsWhatRunDoesOnAGeneratedClusterWithPrioritiesAndAffinity) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  ScratchDir dir;
+  const std::string cluster = generated_preemption_cluster(dir);
+  const std::string config = kSource + "/configs/default-profile.yaml";
+  apply_cluster(client, cluster, std::chrono::milliseconds(0));
+  const ProcessResult ran =
+      run_schedhost({"run", "--config", config, "--cluster", cluster, "-o", "json"});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  std::map<std::string, Decision> want;
+  std::map<std::string, std::vector<std::string>> victims;  // preemptor -> victims, as run says
+  int scheduled = 0, unschedulable = 0;
+  const json result = json::parse(ran.out);
+  for (const json& p : result["pods"]) {
+    if (p["result"] == "Preempted") continue;  // a running victim: checked below
+    want[p["pod"]] = {p["result"], p.value("node", ""), p.value("message", "")};
+    scheduled += p["result"] == "Scheduled";
+    unschedulable += p["result"] == "Unschedulable";
+    if (p.contains("preempted")) victims[p["pod"]] = p["preempted"].get<std::vector<std::string>>();
+  }
+  // The cluster exercises every outcome (else this test could not fail on them): 5 preemptions
+  // of 2 or 3 victims, PDB-guarded pods spared, pods bound and pods that fit nowhere.
+  ASSERT_EQ(victims.size(), 5u) << ran.out;
+  EXPECT_GE(scheduled, 45);
+  EXPECT_GE(unschedulable, 5);
+
+  KubeletStandIn kubelet(plane->admin_config());
+  ServeProcess serve(*plane, config);
+  // A preemptor is Unschedulable (nominated) until its victims are gone: wait for the end state.
+  const bool agreed = eventually(
+      [&] {
+        const auto live = live_decisions(client);
+        for (const auto& [pod, d] : want) {
+          auto it = live.find(pod);
+          if (it == live.end() || !(it->second == d)) return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(120));
+  const auto live = live_decisions(client);
+  for (const auto& [pod, d] : want) {
+    ASSERT_EQ(live.count(pod), 1u) << pod;
+    EXPECT_EQ(live.at(pod), d) << pod;
+  }
+  EXPECT_TRUE(agreed) << serve.log();
+  // Exactly run's victims are gone, each with its Preempted event; every other running pod stays.
+  std::set<std::string> gone;
+  for (const auto& [preemptor, list] : victims) {
+    for (const std::string& v : list) {
+      gone.insert(v);
+      const std::string name = v.substr(v.find('/') + 1);
+      EXPECT_EQ(live.count(v), 0u) << v;
+      EXPECT_EQ(events_about(client, "default", name, "Preempted").size(), 1u) << v;
+    }
+  }
+  const cluster::Cluster c = cluster::load_cluster(cluster);
+  for (const auto& p : c.running_pods) {
+    if (gone.count(p->key()) == 0) {
+      EXPECT_EQ(live.count(p->key()), 1u) << p->key();
+    }
+  }
+  EXPECT_EQ(kubelet.finished(), static_cast<int>(gone.size()));
   stop_and_wait(serve);
 }
 
