@@ -9,13 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include "framework/abi_string.hpp"
 #include "framework/call.hpp"
 #include "framework/cycle_state.hpp"
 #include "framework/host_api_objects.hpp"
 #include "framework/host_api_preemption.hpp"
 #include "framework/plugin_host.hpp"
 #include "framework/waiting_pods.hpp"
-#include "framework/abi_string.hpp"
 
 namespace schedhost::framework {
 namespace {

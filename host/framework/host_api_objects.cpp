@@ -10,8 +10,8 @@
 #include "cluster/node_info.hpp"
 #include "cluster/pod.hpp"
 #include "cluster/snapshot.hpp"
-#include "framework/call.hpp"
 #include "framework/abi_string.hpp"
+#include "framework/call.hpp"
 
 namespace schedhost::framework {
 namespace {

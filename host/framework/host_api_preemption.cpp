@@ -5,12 +5,12 @@
 #include <string_view>
 
 #include "cluster/snapshot.hpp"
+#include "framework/abi_string.hpp"
 #include "framework/call.hpp"
 #include "framework/dry_run.hpp"
 #include "framework/host_api_preemption.hpp"
 #include "framework/parallelizer.hpp"
 #include "framework/post_filter_scope.hpp"
-#include "framework/abi_string.hpp"
 
 namespace schedhost::framework {
 namespace {

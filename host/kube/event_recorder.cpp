@@ -339,7 +339,8 @@ void EventRecorder::refresh_series() {
 }
 
 void EventRecorder::finish_series() {
-  for (const EventSeriesCache::Write& write : cache_.finish(WallClock::now(), options_.finish_period)) {
+  for (const EventSeriesCache::Write& write :
+       cache_.finish(WallClock::now(), options_.finish_period)) {
     const Outcome outcome = write_once(write);
     if (outcome == Outcome::Failed) count(&EventRecorderStats::failed);
     if (outcome != Outcome::Retry) cache_.forget(write.key);

@@ -56,10 +56,11 @@ class Kubeconfig {
 // mapping itself, or its list entry when the mapping is absent; nowhere (the file) when undefined.
 class KubeconfigObject {
  public:
-  KubeconfigObject(const Kubeconfig& file, const YAML::Node& node, std::string name, std::string prefix = "")
+  KubeconfigObject(const Kubeconfig& file, const YAML::Node& node, std::string name,
+                   std::string prefix = "")
       : KubeconfigObject(file, node, node, std::move(name), std::move(prefix)) {}
-  KubeconfigObject(const Kubeconfig& file, const YAML::Node& node, const YAML::Node& anchor, std::string name,
-         std::string prefix)
+  KubeconfigObject(const Kubeconfig& file, const YAML::Node& node, const YAML::Node& anchor,
+                   std::string name, std::string prefix)
       : file_(file),
         node_(node),
         anchor_(anchor),
@@ -136,7 +137,8 @@ struct Named {
 };
 
 // kind: "context"; list: "contexts".
-std::vector<Named> named_list(const KubeconfigObject& root, std::string_view list, std::string_view kind) {
+std::vector<Named> named_list(const KubeconfigObject& root, std::string_view list,
+                              std::string_view kind) {
   std::vector<Named> out;
   const YAML::Node node = root.value(list);
   if (!is_set(node)) return out;
@@ -528,7 +530,7 @@ ClientConfig load_kubeconfig(const std::string& path, const std::string& context
   }
   const Named& named_context = *find_named(contexts, context_name);
   const KubeconfigObject context(file, named_context.body, named_context.entry,
-                       "context \"" + context_name + "\"", "");
+                                 "context \"" + context_name + "\"", "");
 
   const std::string cluster_name = context.string("cluster");
   if (cluster_name.empty()) {
@@ -553,7 +555,7 @@ ClientConfig load_kubeconfig(const std::string& path, const std::string& context
 
   ClientConfig config;
   read_cluster(KubeconfigObject(file, named_cluster->body, named_cluster->entry,
-                      "cluster \"" + cluster_name + "\"", ""),
+                                "cluster \"" + cluster_name + "\"", ""),
                config);
   if (named_user && is_set(named_user->body)) {
     read_user(KubeconfigObject(file, named_user->body, "user \"" + user_name + "\""), config);

@@ -2,9 +2,9 @@
 
 #include <string_view>
 
+#include "framework/abi_string.hpp"
 #include "framework/plugin_host.hpp"
 #include "validator/audited_state.hpp"
-#include "framework/abi_string.hpp"
 
 namespace schedhost::validator {
 namespace {

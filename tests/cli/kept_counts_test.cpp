@@ -66,13 +66,12 @@ json pod(const std::string& name, const std::string& app, int priority, const ch
                       {"topologyKey", "topology.kubernetes.io/zone"},
                       {"whenUnsatisfiable", "ScheduleAnyway"},
                       {"labelSelector", selector("cache")}}});
-    spec["affinity"] = {
-        {"podAntiAffinity",
-         {{"preferredDuringSchedulingIgnoredDuringExecution",
-           json::array({{{"weight", 10},
-                         {"podAffinityTerm",
-                          {{"labelSelector", selector("web")},
-                           {"topologyKey", "kubernetes.io/hostname"}}}}})}}}};
+    spec["affinity"] = {{"podAntiAffinity",
+                         {{"preferredDuringSchedulingIgnoredDuringExecution",
+                           json::array({{{"weight", 10},
+                                         {"podAffinityTerm",
+                                          {{"labelSelector", selector("web")},
+                                           {"topologyKey", "kubernetes.io/hostname"}}}}})}}}};
   } else if (app == "client") {
     spec["affinity"] = {{"podAffinity",
                          {{"requiredDuringSchedulingIgnoredDuringExecution",
@@ -101,8 +100,7 @@ std::string cluster() {
     add(node(i));
   for (int i = 0; i < 24; ++i) {
     const char* running[] = {"web", "cache", "lookalike"};
-    add(pod("running-" + std::to_string(i), running[i % 3], 0, "4",
-            "node-" + std::to_string(i)));
+    add(pod("running-" + std::to_string(i), running[i % 3], 0, "4", "node-" + std::to_string(i)));
   }
   // An evictor (3 cpu) fits nowhere without preempting, even while the others still fit.
   const char* apps[] = {"web", "cache", "evictor", "web", "client", "lookalike", "cache"};

@@ -69,8 +69,8 @@ TEST(LoadAware, AnAnnotationThatIsNotAPercentageFallsBackToRequestsWithAWarning)
   const std::string from = "schedhost.io/cpu-utilization: \"80\"";
   ASSERT_NE(cluster.find(from), std::string::npos);
   cluster.replace(cluster.find(from), from.size(), "schedhost.io/cpu-utilization: \"120\"");
-  const auto run =
-      run_example(kLoadAwareProfile, dir.write("cluster.yaml", cluster), kExamplesDir, {"--explain"});
+  const auto run = run_example(kLoadAwareProfile, dir.write("cluster.yaml", cluster), kExamplesDir,
+                               {"--explain"});
   ASSERT_EQ(run.process.exit_code, 0) << run.process.err;
   // node-a: cpu from requests (nothing on it: 0%), memory still measured 20% -> 100 - 20/3 = 93.
   EXPECT_EQ(scores(run, "default/p1"), (Scores{{"node-a", 93}, {"node-b", 75}, {"node-c", 58}}));

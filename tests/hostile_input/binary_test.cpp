@@ -32,8 +32,8 @@ class HostileBinaryTest : public ::testing::Test {
  protected:
   ProcessResult run_cluster(const std::string& name, const std::string& content) {
     cluster_ = dir_.write(name, content);
-    return run_schedhost({"run", "--config", dir_.write("profile.yaml", kMinimalProfile), "--cluster",
-                          cluster_, "--plugin-dir", plugins_.path()},
+    return run_schedhost({"run", "--config", dir_.write("profile.yaml", kMinimalProfile),
+                          "--cluster", cluster_, "--plugin-dir", plugins_.path()},
                          builtins_.env());
   }
   ProcessResult validate(const std::string& profile) {
@@ -65,7 +65,8 @@ TEST_F(HostileBinaryTest, DeepNesting) {
 }
 
 TEST_F(HostileBinaryTest, BillionLaughsProfile) {
-  std::string profile = std::string(kMinimalProfile) + "x:\n  l0: &l0 [a, a, a, a, a, a, a, a, a]\n";
+  std::string profile =
+      std::string(kMinimalProfile) + "x:\n  l0: &l0 [a, a, a, a, a, a, a, a, a]\n";
   for (int i = 1; i <= 9; ++i) {
     profile += "  l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
     for (int j = 0; j < 9; ++j)

@@ -12,7 +12,8 @@ using testing::error_of;
 using testing::ScopedEnv;
 using testing::TempDir;
 
-const std::string kInClusterCaPem = "-----BEGIN CERTIFICATE-----\nMIIBca\n-----END CERTIFICATE-----\n";
+const std::string kInClusterCaPem =
+    "-----BEGIN CERTIFICATE-----\nMIIBca\n-----END CERTIFICATE-----\n";
 
 // A service account directory as the kubelet mounts it.
 struct InClusterTest : ::testing::Test {

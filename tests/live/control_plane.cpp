@@ -273,13 +273,56 @@ std::string ControlPlane::client_cert_kubeconfig() const {
 std::string ControlPlane::write_kubeconfig(const std::string& file, const std::string& server,
                                            const std::string& user_yaml) const {
   const std::string path = dir_.file(file);
-  write_text(path, "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
-                   "clusters:\n- name: test\n  cluster:\n    server: " +
-                       server + "\n    certificate-authority: " + dir_.file("ca.crt") +
-                       "\ncontexts:\n- name: test\n  context: {cluster: test, user: u}\n"
-                       "users:\n- name: u\n  user:\n" +
-                       (user_yaml.empty() ? "    token: " + admin_token_ + "\n" : user_yaml));
+  write_text(path,
+             "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
+             "clusters:\n- name: test\n  cluster:\n    server: " +
+                 server + "\n    certificate-authority: " + dir_.file("ca.crt") +
+                 "\ncontexts:\n- name: test\n  context: {cluster: test, user: u}\n"
+                 "users:\n- name: u\n  user:\n" +
+                 (user_yaml.empty() ? "    token: " + admin_token_ + "\n" : user_yaml));
   return path;
+}
+
+void ControlPlane::create_service_account(const std::string& name) const {
+  kube::ApiClient admin(admin_config());
+  admin.create("/api/v1/namespaces/kube-system/serviceaccounts",
+               {{"apiVersion", "v1"},
+                {"kind", "ServiceAccount"},
+                {"metadata", {{"name", name}, {"namespace", "kube-system"}}}});
+}
+
+void ControlPlane::grant_kube_scheduler_role(const std::string& service_account) const {
+  kube::ApiClient admin(admin_config());
+  admin.create("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+               {{"apiVersion", "rbac.authorization.k8s.io/v1"},
+                {"kind", "ClusterRoleBinding"},
+                {"metadata", {{"name", service_account}}},
+                {"roleRef",
+                 {{"apiGroup", "rbac.authorization.k8s.io"},
+                  {"kind", "ClusterRole"},
+                  {"name", "system:kube-scheduler"}}},
+                {"subjects", nlohmann::json::array({{{"kind", "ServiceAccount"},
+                                                     {"name", service_account},
+                                                     {"namespace", "kube-system"}}})}});
+}
+
+std::string ControlPlane::service_account_token(const std::string& name,
+                                                const std::string& bound_secret) const {
+  kube::ApiClient admin(admin_config());
+  nlohmann::json spec = {{"expirationSeconds", 3600}};
+  if (!bound_secret.empty()) {
+    const nlohmann::json secret = admin.create(
+        "/api/v1/namespaces/kube-system/secrets",
+        {{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", {{"name", bound_secret}}}});
+    spec["boundObjectRef"] = {{"apiVersion", "v1"},
+                              {"kind", "Secret"},
+                              {"name", bound_secret},
+                              {"uid", secret["metadata"]["uid"]}};
+  }
+  const nlohmann::json answer = admin.create(
+      "/api/v1/namespaces/kube-system/serviceaccounts/" + name + "/token",
+      {{"apiVersion", "authentication.k8s.io/v1"}, {"kind", "TokenRequest"}, {"spec", spec}});
+  return answer["status"]["token"].get<std::string>();
 }
 
 kube::ClientConfig ControlPlane::admin_config() const {
@@ -292,6 +335,8 @@ kube::ClientConfig ControlPlane::admin_config() const {
   return c;
 }
 
+// P-256 keys throughout: an RSA-2048 key takes up to a second to make on a busy machine, and
+// every live test makes four.
 void ControlPlane::make_certificates() {
   const std::string d = dir_.path();
   const std::string ext = dir_.write("server.ext",
@@ -299,19 +344,21 @@ void ControlPlane::make_certificates() {
                                      "extendedKeyUsage=serverAuth\n");
   const std::string client_ext = dir_.write("client.ext", "extendedKeyUsage=clientAuth\n");
   const std::vector<std::vector<std::string>> steps = {
-      {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", d + "/ca.key", "-out",
-       d + "/ca.crt", "-days", "3", "-subj", "/CN=schedhost-test-ca"},
-      {"openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", d + "/server.key", "-out",
-       d + "/server.csr", "-subj", "/CN=kube-apiserver"},
+      {"openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+       "-nodes", "-keyout", d + "/ca.key", "-out", d + "/ca.crt", "-days", "3", "-subj",
+       "/CN=schedhost-test-ca"},
+      {"openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+       "-keyout", d + "/server.key", "-out", d + "/server.csr", "-subj", "/CN=kube-apiserver"},
       {"openssl", "x509", "-req", "-in", d + "/server.csr", "-CA", d + "/ca.crt", "-CAkey",
        d + "/ca.key", "-CAcreateserial", "-out", d + "/server.crt", "-days", "3", "-extfile", ext},
-      {"openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", d + "/admin.key", "-out",
-       d + "/admin.csr", "-subj", "/O=system:masters/CN=admin"},
+      {"openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+       "-keyout", d + "/admin.key", "-out", d + "/admin.csr", "-subj",
+       "/O=system:masters/CN=admin"},
       {"openssl", "x509", "-req", "-in", d + "/admin.csr", "-CA", d + "/ca.crt", "-CAkey",
        d + "/ca.key", "-CAcreateserial", "-out", d + "/admin.crt", "-days", "3", "-extfile",
        client_ext},
-      {"openssl", "genrsa", "-out", d + "/sa.key", "2048"},
-      {"openssl", "rsa", "-in", d + "/sa.key", "-pubout", "-out", d + "/sa.pub"},
+      {"openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", d + "/sa.key"},
+      {"openssl", "ec", "-in", d + "/sa.key", "-pubout", "-out", d + "/sa.pub"},
   };
   const std::string openssl = on_path("openssl");
   if (openssl.empty()) throw std::runtime_error("no openssl on PATH: apt-get install openssl");

@@ -79,6 +79,15 @@ class ControlPlane {
   std::string dir() const { return dir_.path(); }
   const std::string& etcd_url() const { return etcd_url_; }
 
+  // Service accounts in kube-system, as a scheduler's pod runs under one.
+  void create_service_account(const std::string& name) const;
+  // Binds it to the bootstrap ClusterRole system:kube-scheduler (ClusterRoleBinding `name`).
+  void grant_kube_scheduler_role(const std::string& service_account) const;
+  // A token from the TokenRequest API, valid an hour. With bound_secret, the token is bound to
+  // a Secret of that name in kube-system (made here): deleting the Secret revokes the token.
+  std::string service_account_token(const std::string& name,
+                                    const std::string& bound_secret = {}) const;
+
   // Compacts etcd's history up to its current revision (physically), so a watch from an older
   // resourceVersion that the API server's watch cache does not hold gets 410 Gone. Returns the
   // revision.

@@ -61,17 +61,9 @@ std::string preflight_error(const kube::ClientConfig& config,
 
 // A service account in kube-system and a token for it (the TokenRequest API).
 kube::ClientConfig service_account(const ControlPlane& plane, const std::string& name) {
-  kube::ApiClient admin(plane.admin_config());
-  const std::string base = "/api/v1/namespaces/kube-system/serviceaccounts";
-  admin.create(base, {{"apiVersion", "v1"},
-                      {"kind", "ServiceAccount"},
-                      {"metadata", {{"name", name}, {"namespace", "kube-system"}}}});
-  const json request = {{"apiVersion", "authentication.k8s.io/v1"},
-                        {"kind", "TokenRequest"},
-                        {"spec", {{"expirationSeconds", 3600}}}};
-  const json answer = admin.create(base + "/" + name + "/token", request);
+  plane.create_service_account(name);
   kube::ClientConfig config = plane.admin_config();
-  config.token = answer["status"]["token"].get<std::string>();
+  config.token = plane.service_account_token(name);
   config.source = "service account " + name;
   return config;
 }
@@ -124,9 +116,10 @@ TEST(Preflight, AServerCertificateFromAnotherCa) {
   const std::string tool = openssl();
   ASSERT_FALSE(tool.empty()) << "no openssl on PATH";
   ScratchDir dir;
-  auto [rc, out] = testing::run_command(
-      {tool, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir.file("other-ca.key"),
-       "-out", dir.file("other-ca.crt"), "-days", "1", "-subj", "/CN=another-ca"});
+  auto [rc, out] = testing::run_command({tool, "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                                         "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+                                         dir.file("other-ca.key"), "-out", dir.file("other-ca.crt"),
+                                         "-days", "1", "-subj", "/CN=another-ca"});
   ASSERT_EQ(rc, 0) << out;
   const std::string kubeconfig = write_kubeconfig(dir, "other-ca.kubeconfig", plane->server(),
                                                   dir.file("other-ca.crt"), plane->admin_token());
@@ -179,19 +172,7 @@ TEST(Preflight, AServiceAccountWithoutRbacMissesEveryPermission) {
 TEST(Preflight, TheBootstrapKubeSchedulerRoleIsEnough) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   const kube::ClientConfig config = service_account(*plane, "schedhost");
-  kube::ApiClient admin(plane->admin_config());
-  admin.create(
-      "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
-      {{"apiVersion", "rbac.authorization.k8s.io/v1"},
-       {"kind", "ClusterRoleBinding"},
-       {"metadata", {{"name", "schedhost"}}},
-       {"roleRef",
-        {{"apiGroup", "rbac.authorization.k8s.io"},
-         {"kind", "ClusterRole"},
-         {"name", "system:kube-scheduler"}}},
-       {"subjects",
-        json::array(
-            {{{"kind", "ServiceAccount"}, {"name", "schedhost"}, {"namespace", "kube-system"}}})}});
+  plane->grant_kube_scheduler_role("schedhost");
   kube::ApiClient client(config);
   std::string last_error;
   const bool passed = eventually([&] {

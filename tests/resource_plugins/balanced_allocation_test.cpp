@@ -32,7 +32,9 @@ class BalancedAllocationTest : public ::testing::Test {
   std::unique_ptr<framework::PluginInstance> create(const std::string& args = "{}") const {
     return harness_.create(kBalancedAllocation, args);
   }
-  std::string error(const std::string& args) const { return harness_.create_error(kBalancedAllocation, args); }
+  std::string error(const std::string& args) const {
+    return harness_.create_error(kBalancedAllocation, args);
+  }
 };
 
 TEST_F(BalancedAllocationTest, ImplementsPreScoreAndScoreOnly) {
@@ -194,7 +196,8 @@ TEST_P(BalancedAllocationScoreTest, ScoreWithoutPreScore) {
               ElementsAreArray(c.scores));
 }
 
-INSTANTIATE_TEST_SUITE_P(Upstream, BalancedAllocationScoreTest, ::testing::ValuesIn(balanced_score_cases()),
+INSTANTIATE_TEST_SUITE_P(Upstream, BalancedAllocationScoreTest,
+                         ::testing::ValuesIn(balanced_score_cases()),
                          [](const auto& info) { return testing::case_name(info.param.name); });
 
 TEST_F(BalancedAllocationTest, StandardDeviationOverThreeOrMoreResources) {

@@ -157,6 +157,13 @@ std::string wait_until_binding(ServeProcess& serve, const std::string& name) {
   return node_name;
 }
 
+// Waits until serve has passed its start (the connection checks, the informers' lists) and
+// schedules: a connection lost before that is an error at start, by design.
+void wait_until_scheduling(ServeProcess& serve) {
+  ASSERT_TRUE(eventually([&] { return serve.log().find("caches synced") != std::string::npos; }))
+      << serve.log();
+}
+
 void stop(ServeProcess& serve) {
   kill(serve.process().pid(), SIGTERM);
   const int status = serve.process().stop(20'000);
@@ -228,6 +235,7 @@ TEST(ServeFaults, WatchConnectionsCutAgainAndAgain) {
   create_node(client, node("node-a", 4));
   ServeProcess serve(*plane, faults_profile(dir), {"--plugin-dir", kFixtures},
                      plane->write_kubeconfig("proxy.kubeconfig", proxy.server()));
+  wait_until_scheduling(serve);
   std::set<std::string> all;
   for (int wave = 0; wave < 4; ++wave) {
     proxy.cut();
@@ -254,8 +262,9 @@ TEST(ServeFaults, APodDeletedWhileItsBindingIsInFlight) {
   create_pod(client, pod("slow", 3, 4000));
   EXPECT_EQ(wait_until_binding(serve, "slow"), "node-a");
   create_pod(client, pod("after", 3));
-  ASSERT_TRUE(eventually([&] { return !first_failure_message(client, "default", "after").empty(); }))
-      << serve.log();
+  ASSERT_TRUE(eventually([&] {
+    return !first_failure_message(client, "default", "after").empty();
+  })) << serve.log();
   client.remove("/api/v1/namespaces/default/pods/slow");
   expect_consistent(client, {"after"}, serve, {"after"});
   EXPECT_EQ(live_decisions(client)["default/after"].node, "node-a") << serve.log();
@@ -324,47 +333,21 @@ TEST(ServeFaults, ATokenFileRotatedMidRun) {
   kube::ApiClient client(plane->admin_config());
   ScratchDir dir;
   create_node(client, node("node-a", 8));
-  client.create("/api/v1/namespaces/kube-system/serviceaccounts",
-                {{"apiVersion", "v1"},
-                 {"kind", "ServiceAccount"},
-                 {"metadata", {{"name", "schedhost"}}}});
-  client.create("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
-                {{"apiVersion", "rbac.authorization.k8s.io/v1"},
-                 {"kind", "ClusterRoleBinding"},
-                 {"metadata", {{"name", "schedhost"}}},
-                 {"roleRef",
-                  {{"apiGroup", "rbac.authorization.k8s.io"},
-                   {"kind", "ClusterRole"},
-                   {"name", "system:kube-scheduler"}}},
-                 {"subjects", json::array({{{"kind", "ServiceAccount"},
-                                            {"name", "schedhost"},
-                                            {"namespace", "kube-system"}}})}});
-  // A token bound to a Secret is revoked when the Secret is deleted.
+  plane->create_service_account("schedhost");
+  plane->grant_kube_scheduler_role("schedhost");
+  // Tokens bound to a Secret: deleting the Secret revokes the token.
   auto token_bound_to = [&](const std::string& secret) {
-    const json made = client.create("/api/v1/namespaces/kube-system/secrets",
-                                    {{"apiVersion", "v1"},
-                                     {"kind", "Secret"},
-                                     {"metadata", {{"name", secret}}}});
-    const json request = {
-        {"apiVersion", "authentication.k8s.io/v1"},
-        {"kind", "TokenRequest"},
-        {"spec",
-         {{"expirationSeconds", 3600},
-          {"boundObjectRef",
-           {{"apiVersion", "v1"}, {"kind", "Secret"}, {"name", secret}, {"uid", made["metadata"]["uid"]}}}}}};
-    return client.create("/api/v1/namespaces/kube-system/serviceaccounts/schedhost/token", request)
-        ["status"]["token"]
-        .get<std::string>();
+    return plane->service_account_token("schedhost", secret);
   };
   const std::string token_file = dir.write("token", token_bound_to("first") + "\n");
-  const std::string kubeconfig = plane->write_kubeconfig(
-      "sa.kubeconfig", plane->server(), "    tokenFile: " + token_file + "\n");
+  const std::string kubeconfig = plane->write_kubeconfig("sa.kubeconfig", plane->server(),
+                                                         "    tokenFile: " + token_file + "\n");
   ServeProcess serve(*plane, faults_profile(dir), {"--plugin-dir", kFixtures}, kubeconfig);
   const std::set<std::string> first = create_pods(client, "first", 3, 1);
   expect_consistent(client, first, serve, first);
 
   dir.write("token", token_bound_to("second") + "\n");
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // the file is checked each second
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));   // the file is checked each second
   client.remove("/api/v1/namespaces/kube-system/secrets/first");  // the first token is revoked
   const std::set<std::string> second = create_pods(client, "second", 3, 1);
   expect_consistent(client, joined(first, second), serve, joined(first, second));

@@ -132,7 +132,9 @@ TEST(ServePermit, APodBoundBySomeoneElseWhileWaitingIsCountedOnceWhereTheServerS
   const std::string config = kData + "coscheduling-profile.yaml";
   apply_cluster(client, kData + "gang-incomplete.yaml", std::chrono::milliseconds(0));
   ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
-  std::this_thread::sleep_for(std::chrono::seconds(3));  // three members wait at Permit
+  // Three members wait at Permit once web, after them in the queue, has failed beside them.
+  ASSERT_TRUE(eventually([&] { return !first_failure_message(client, "default", "web").empty(); }))
+      << serve.log();
   client.create("/api/v1/namespaces/default/pods/gang-b-1/binding",
                 {{"apiVersion", "v1"},
                  {"kind", "Binding"},

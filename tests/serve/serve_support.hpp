@@ -140,8 +140,8 @@ inline std::map<std::string, Decision> live_decisions(kube::ApiClient& client) {
 inline std::vector<json> events_about(kube::ApiClient& client, const std::string& ns,
                                       const std::string& name, const std::string& reason) {
   std::vector<json> out;
-  const json events = client.get("/apis/events.k8s.io/v1/namespaces/" + kube::url_escape(ns) +
-                                 "/events");
+  const json events =
+      client.get("/apis/events.k8s.io/v1/namespaces/" + kube::url_escape(ns) + "/events");
   for (const json& e : events["items"]) {
     if (e["regarding"].value("name", "") == name && e.value("reason", "") == reason) {
       out.push_back(e);
@@ -167,8 +167,7 @@ class ServeProcess {
   ServeProcess(const ControlPlane& plane, const std::string& config,
                std::vector<std::string> extra = {}, const std::string& kubeconfig = {})
       : log_(plane.dir() + "/serve-" + std::to_string(++count_) + ".log"),
-        child_(args(kubeconfig.empty() ? plane.kubeconfig() : kubeconfig, config,
-                    std::move(extra)),
+        child_(args(kubeconfig.empty() ? plane.kubeconfig() : kubeconfig, config, std::move(extra)),
                log_) {}
   ChildProcess& process() { return child_; }
   std::string log() const { return read_file(log_); }
@@ -176,8 +175,8 @@ class ServeProcess {
  private:
   static std::vector<std::string> args(const std::string& kubeconfig, const std::string& config,
                                        std::vector<std::string> extra) {
-    std::vector<std::string> a{schedhost_binary(), "serve",  "--config",
-                               config,             "--kubeconfig", kubeconfig};
+    std::vector<std::string> a{schedhost_binary(), "serve",   "--config", config,
+                               "--kubeconfig",     kubeconfig};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
@@ -207,9 +206,10 @@ class KubeletStandIn {
         const json pods = client_.get("/api/v1/pods");
         for (const json& p : pods["items"]) {
           if (!p["metadata"].contains("deletionTimestamp")) continue;
-          client_.remove("/api/v1/namespaces/" + p["metadata"]["namespace"].get<std::string>() +
-                             "/pods/" + p["metadata"]["name"].get<std::string>(),
-                         {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}, {"gracePeriodSeconds", 0}});
+          client_.remove(
+              "/api/v1/namespaces/" + p["metadata"]["namespace"].get<std::string>() + "/pods/" +
+                  p["metadata"]["name"].get<std::string>(),
+              {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}, {"gracePeriodSeconds", 0}});
           ++finished_;
         }
       } catch (const std::exception&) {

@@ -198,13 +198,14 @@ std::string generated_preemption_cluster(const ScratchDir& dir) {
     char name[16];
     std::snprintf(name, sizeof name, "gen-%02d", i);
     const std::string zone = std::string("zone-") + static_cast<char>('a' + i % 4);
-    json node = {{"apiVersion", "v1"},
-                 {"kind", "Node"},
-                 {"metadata",
-                  {{"name", name},
-                   {"labels", {{"kubernetes.io/hostname", name}, {"topology.kubernetes.io/zone", zone}}}}},
-                 {"spec", json::object()},
-                 {"status", {{"allocatable", resources("4")}, {"capacity", resources("4")}}}};
+    json node = {
+        {"apiVersion", "v1"},
+        {"kind", "Node"},
+        {"metadata",
+         {{"name", name},
+          {"labels", {{"kubernetes.io/hostname", name}, {"topology.kubernetes.io/zone", zone}}}}},
+        {"spec", json::object()},
+        {"status", {{"allocatable", resources("4")}, {"capacity", resources("4")}}}};
     if (i % 7 == 3) {
       node["spec"]["taints"] =
           json::array({{{"key", "noisy"}, {"value", "yes"}, {"effect", "PreferNoSchedule"}}});
@@ -243,11 +244,11 @@ std::string generated_preemption_cluster(const ScratchDir& dir) {
                                  {{"app", guarded ? "guarded" : "batch"}}, spec));
     }
   }
-  items.push_back({{"apiVersion", "policy/v1"},
-                   {"kind", "PodDisruptionBudget"},
-                   {"metadata", {{"name", "guarded"}, {"namespace", "default"}}},
-                   {"spec",
-                    {{"maxUnavailable", 0}, {"selector", {{"matchLabels", {{"app", "guarded"}}}}}}}});
+  items.push_back(
+      {{"apiVersion", "policy/v1"},
+       {"kind", "PodDisruptionBudget"},
+       {"metadata", {{"name", "guarded"}, {"namespace", "default"}}},
+       {"spec", {{"maxUnavailable", 0}, {"selector", {{"matchLabels", {{"app", "guarded"}}}}}}}});
   for (json& p : running)
     items.push_back(std::move(p));
   for (int i = 0; i < 72; ++i) {
