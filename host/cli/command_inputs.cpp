@@ -1,7 +1,11 @@
 #include "cli/command_inputs.hpp"
 
+#include <chrono>
+#include <cmath>
+
 #include "config/config_parser.hpp"
 #include "config/profile_resolver.hpp"
+#include "framework/fatal_plugin_report.hpp"
 #include "loader/plugin_directories.hpp"
 
 namespace schedhost::cli {
@@ -15,6 +19,15 @@ void add_plugin_trust_flags(CLI::App* sub, loader::PluginTrust& trust) {
                   "A sha256sum file (\"sha256  filename\" lines): load only the plugin files "
                   "whose SHA-256 it lists. Built-in plugins are checked only when listed")
       ->option_text("FILE");
+  sub->add_option_function<double>(
+         "--plugin-load-timeout",
+         [&trust](double seconds) {
+           trust.load_timeout = std::chrono::milliseconds(std::llround(seconds * 1000));
+         },
+         "Seconds a plugin library may take to load (its constructors and init()) in the probe "
+         "child before it is refused (default 10)")
+      ->check(CLI::Range(0.001, 3600.0))
+      ->option_text("SECONDS");
 }
 
 void load_plugin_directories(loader::PluginRegistry& registry,
@@ -30,8 +43,14 @@ void load_plugin_directories(loader::PluginRegistry& registry,
       }
     }
   } print{registry, err};
-  registry.set_trust(trust);
+  // A plugin that crashes or exits in the host gets its line, from its init() on.
+  framework::install_fatal_plugin_report();
+  loader::PluginTrust with_probe = trust;
+  with_probe.probe_program = "/proc/self/exe";  // `schedhost probe-plugins`
+  registry.set_trust(with_probe);
   registry.load_directories(loader::plugin_directories(plugin_dirs));
+  // Again, so that the host's exit handler runs before the destructors the libraries registered.
+  framework::install_fatal_plugin_report();
 }
 
 bool load_plugins(loader::PluginRegistry& registry, const std::vector<std::string>& plugin_dirs,

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   const std::vector<Subcommand> commands = {
       add_run_command(app),      add_validate_command(app), add_plugins_command(app),
       add_exercise_command(app), add_version_command(app),  add_serve_command(app),
+      add_probe_command(app),
   };
 
   try {

@@ -17,19 +17,11 @@ namespace {
 
 using NameSet = std::set<std::string, std::less<>>;
 
-[[noreturn]] void fail(const SourceLocation& at, const std::string& message) {
-  throw InputError(at.to_string() + ": " + message);
-}
-
 std::string in_quotes(std::string_view s) {
   return "\"" + std::string(s) + "\"";
 }
 std::string label(const Profile& profile) {
   return "profile " + in_quotes(profile.scheduler_name);
-}
-
-const SourceLocation& known_or(const SourceLocation& preferred, const SourceLocation& fallback) {
-  return preferred.known() ? preferred : fallback;
 }
 
 // A default the user did not ask for by name is optional: the host may ship without it. It is
@@ -68,12 +60,14 @@ void require_installed(const PluginSets& merged, const PluginCatalog& catalog) {
     for (const auto& plugin : set.enabled) {
       if (catalog.contains(plugin.name)) continue;
       if (is_unsupported_volume_plugin(plugin.name)) {
-        fail(plugin.location, "plugin " + in_quotes(plugin.name) +
-                                  " is a volume plugin, which schedhost does not support yet (it "
-                                  "models no PersistentVolumes): remove it from the profile");
+        fail_at(plugin.location,
+                "plugin " + in_quotes(plugin.name) +
+                    " is a volume plugin, which schedhost does not support yet (it "
+                    "models no PersistentVolumes): remove it from the profile");
       }
-      fail(plugin.location, "plugin " + in_quotes(plugin.name) +
-                                " is not installed: put its .so in a --plugin-dir, or remove it");
+      fail_at(plugin.location,
+              "plugin " + in_quotes(plugin.name) +
+                  " is not installed: put its .so in a --plugin-dir, or remove it");
     }
   };
   for (auto point : kConcreteConfigExtensionPoints)
@@ -84,22 +78,23 @@ void require_installed(const PluginSets& merged, const PluginCatalog& catalog) {
 void check_queue_sort_and_bind(const Profile& profile, const ExpandedPlugins& expanded) {
   const auto& queue_sort = expanded[static_cast<std::size_t>(ExtensionPoint::QueueSort)];
   if (queue_sort.empty()) {
-    fail(profile.location, label(profile) +
-                               " has no queueSort plugin: enable exactly one in queueSort or "
-                               "multiPoint (the default is PrioritySort)");
+    fail_at(profile.location, label(profile) +
+                                  " has no queueSort plugin: enable exactly one in queueSort or "
+                                  "multiPoint (the default is PrioritySort)");
   }
   if (queue_sort.size() > 1) {
     std::string names;
     for (const auto& plugin : queue_sort)
       names += (names.empty() ? "" : ", ") + in_quotes(plugin.name);
-    fail(known_or(queue_sort[1].location, profile.location),
-         label(profile) + " has " + std::to_string(queue_sort.size()) + " queueSort plugins (" +
-             names + "): keep exactly one and disable the others in queueSort");
+    fail_at(known_or(queue_sort[1].location, profile.location),
+            label(profile) + " has " + std::to_string(queue_sort.size()) + " queueSort plugins (" +
+                names + "): keep exactly one and disable the others in queueSort");
   }
   if (expanded[static_cast<std::size_t>(ExtensionPoint::Bind)].empty()) {
-    fail(profile.location, label(profile) +
-                               " has no bind plugin: enable one in bind or multiPoint (the default "
-                               "is DefaultBinder)");
+    fail_at(profile.location,
+            label(profile) +
+                " has no bind plugin: enable one in bind or multiPoint (the default "
+                "is DefaultBinder)");
   }
 }
 
@@ -163,18 +158,18 @@ void check_common_queue_sort(const std::vector<Profile>& profiles) {
     const Profile& profile = profiles[i];
     const EnabledPlugin& queue_sort = profile.enabled_at(ExtensionPoint::QueueSort).front();
     if (queue_sort.name != canonical.name) {
-      fail(known_or(queue_sort.location, profile.location),
-           label(profile) + " uses queueSort plugin " + in_quotes(queue_sort.name) + " but " +
-               label(first) + " uses " + in_quotes(canonical.name) +
-               ": every profile must use the same queueSort plugin");
+      fail_at(known_or(queue_sort.location, profile.location),
+              label(profile) + " uses queueSort plugin " + in_quotes(queue_sort.name) + " but " +
+                  label(first) + " uses " + in_quotes(canonical.name) +
+                  ": every profile must use the same queueSort plugin");
     }
     if (profile.args_for(queue_sort.name) != first.args_for(canonical.name)) {
       auto config = profile.plugin_config_locations.find(queue_sort.name);
       const SourceLocation& at =
           config != profile.plugin_config_locations.end() ? config->second : profile.location;
-      fail(at, label(profile) + " gives queueSort plugin " + in_quotes(queue_sort.name) +
-                   " other args than " + label(first) +
-                   ": every profile must use the same queueSort args");
+      fail_at(at, label(profile) + " gives queueSort plugin " + in_quotes(queue_sort.name) +
+                      " other args than " + label(first) +
+                      ": every profile must use the same queueSort args");
     }
   }
 }

@@ -19,4 +19,15 @@ struct SourceLocation {
   bool operator==(const SourceLocation&) const = default;
 };
 
+// Throws InputError "file:line:column: message".
+[[noreturn]] inline void fail_at(const SourceLocation& at, const std::string& message) {
+  throw InputError(at.to_string() + ": " + message);
+}
+
+// preferred when it was written in the file, else fallback (the enclosing object, say).
+inline const SourceLocation& known_or(const SourceLocation& preferred,
+                                      const SourceLocation& fallback) {
+  return preferred.known() ? preferred : fallback;
+}
+
 }  // namespace schedhost::config

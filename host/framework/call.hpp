@@ -101,4 +101,9 @@ class Call {
   std::unique_ptr<Extras> extras_;
 };
 
+// The snapshot of the call a plugin passed back to a host function; none for a NULL call.
+inline const cluster::Snapshot* snapshot_of(const schedhost_call_t* call) {
+  return call == nullptr ? nullptr : Call::from(call).snapshot();
+}
+
 }  // namespace schedhost::framework

@@ -1,5 +1,6 @@
 #include "framework/cycle_state.hpp"
 
+#include "framework/plugin_call_record.hpp"
 #include "loader/abi_layout.hpp"
 
 namespace schedhost::framework {
@@ -11,12 +12,32 @@ schedhost_state_ops_t read_ops(const schedhost_state_ops_t* ops) {
   return loader::copy_struct_prefix(ops, ops->struct_size);
 }
 
+// Frees a value with its plugin's destroy(), as that plugin's code (for the crash line): values
+// outlive the hook that wrote them.
+struct PluginDestroy {
+  void (*destroy)(void*);
+  PluginCallRecord owner;  // the plugin whose hook wrote the value
+  void operator()(void* value) const {
+    PluginCallRecord r = owner;
+    r.hook = r.hook != nullptr ? "the destroy() of its cycle-state value" : nullptr;
+    r.pod_namespace = r.pod_name = r.node = nullptr;  // the pod may be gone by now
+    const PluginCallScope scope(r);
+    destroy(value);
+  }
+};
+
+PluginCallRecord owner_of(const std::shared_ptr<void>& value) {
+  const PluginDestroy* d = std::get_deleter<PluginDestroy>(value);
+  return d != nullptr ? d->owner : current_plugin_call();
+}
+
 }  // namespace
 
 bool CycleState::write(std::string_view key, void* value, const schedhost_state_ops_t* ops) {
   const schedhost_state_ops_t known = read_ops(ops);
   if (value == nullptr || known.destroy == nullptr) return false;  // nothing we could free
-  std::shared_ptr<void> owned(value, known.destroy);  // from here on, freed exactly once
+  // From here on, freed exactly once.
+  std::shared_ptr<void> owned(value, PluginDestroy{known.destroy, current_plugin_call()});
   if (read_only_) return false;
   for (Entry& e : entries_) {
     if (e.key == key) {
@@ -50,7 +71,8 @@ std::unique_ptr<CycleState> CycleState::clone() const {
     if (cloned == nullptr) return nullptr;
     const schedhost_state_ops_t known = read_ops(e.ops);
     copy->entries_.push_back(
-        Entry{e.key, e.ops, e.clone, std::shared_ptr<void>(cloned, known.destroy)});
+        Entry{e.key, e.ops, e.clone,
+              std::shared_ptr<void>(cloned, PluginDestroy{known.destroy, owner_of(e.value)})});
   }
   return copy;
 }

@@ -95,16 +95,18 @@ void Framework::set_environment(const cluster::Snapshot* snapshot, WaitingPods* 
 }
 
 template <class Hook>
-schedhost_code_t Framework::invoke(Call& c, const PluginInstance& plugin, Hook&& hook) const {
+schedhost_code_t Framework::invoke(Call& c, const PluginInstance& plugin, const CallSite& site,
+                                   Hook&& hook) const {
   PluginCallCounter::count();
   c.reset(plugin.name());
+  const PluginCallScope scope(plugin.definition(), site);
   return hook(plugin.vtable(), plugin.self(), c.handle());
 }
 
 template <class Hook>
-Status Framework::call(const PluginInstance& plugin, Hook&& hook) const {
+Status Framework::call(const PluginInstance& plugin, const CallSite& site, Hook&& hook) const {
   Call c(snapshot_, plugin.name(), waiting_pods_);
-  return to_status(c, plugin, invoke(c, plugin, std::forward<Hook>(hook)));
+  return to_status(c, plugin, invoke(c, plugin, site, std::forward<Hook>(hook)));
 }
 
 Status Framework::to_status(Call& c, const PluginInstance& plugin, schedhost_code_t code) {
@@ -122,9 +124,10 @@ Status Framework::to_status(Call& c, const PluginInstance& plugin, schedhost_cod
 
 Status Framework::run_pre_enqueue(const Pod& pod) const {
   for (const Enabled& e : points_[index(ExtensionPoint::PreEnqueue)]) {
-    Status s = call(plugin(e), [&](const auto& v, void* self, schedhost_call_t* c) {
-      return v.pre_enqueue(self, c, handle(pod));
-    });
+    Status s =
+        call(plugin(e), {"PreEnqueue", &pod}, [&](const auto& v, void* self, schedhost_call_t* c) {
+          return v.pre_enqueue(self, c, handle(pod));
+        });
     if (!s.ok()) return s;
   }
   return {};
@@ -134,6 +137,7 @@ bool Framework::less(const schedhost_queued_pod_t& a, const schedhost_queued_pod
   const auto& sorters = points_[index(ExtensionPoint::QueueSort)];
   if (sorters.empty()) return false;
   const PluginInstance& p = plugin(sorters.front());
+  const PluginCallScope scope(p.definition(), {"QueueSort"});
   return p.vtable().queue_sort_less(p.self(), &a, &b);
 }
 
@@ -143,7 +147,7 @@ PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) 
   for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
     const PluginInstance& p = plugin(e);
     std::optional<std::vector<std::string>> names;
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+    Status s = call(p, {"PreFilter", &pod}, [&](const auto& v, void* self, schedhost_call_t* h) {
       // PreFilter runs on the scheduling thread, outside any parallel loop: it may use the pool.
       Call::from(h).set_parallelizer(parallelizer_);
       const schedhost_code_t code = v.pre_filter(self, h, cycle.state.handle(), handle(pod));
@@ -197,9 +201,10 @@ Status Framework::run_filter(const CycleContext& cycle, const Pod& pod,
   for (const Enabled& e : points_[index(ExtensionPoint::Filter)]) {
     if (cycle.skip_filter[e.instance]) continue;
     const PluginInstance& p = plugin(e);
-    const schedhost_code_t code = invoke(c, p, [&](const auto& v, void* self, schedhost_call_t* h) {
-      return v.filter(self, h, cycle.state.handle(), handle(pod), handle(node));
-    });
+    const schedhost_code_t code = invoke(
+        c, p, {"Filter", &pod, &node.name()}, [&](const auto& v, void* self, schedhost_call_t* h) {
+          return v.filter(self, h, cycle.state.handle(), handle(pod), handle(node));
+        });
     if (code == SCHEDHOST_SUCCESS) continue;
     Status s = to_status(c, p, code);
     if (s.rejected()) return s;
@@ -221,7 +226,7 @@ PostFilterOutcome Framework::run_post_filter(CycleContext& cycle, const Pod& pod
     const PluginInstance& p = plugin(e);
     std::optional<std::string> nominated;
     std::vector<std::string> victims;
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+    Status s = call(p, {"PostFilter", &pod}, [&](const auto& v, void* self, schedhost_call_t* h) {
       Call::from(h).set_post_filter_scope(&scope);
       const schedhost_code_t code = v.post_filter(self, h, cycle.state.handle(), handle(pod),
                                                   statuses.data(), statuses.size());
@@ -257,9 +262,10 @@ Status Framework::run_add_pod(CycleContext& cycle, const Pod& pod, const Pod& ot
   for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
     const PluginInstance& p = plugin(e);
     if (cycle.skip_filter[e.instance] || p.vtable().add_pod == nullptr) continue;
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
-      return v.add_pod(self, h, cycle.state.handle(), handle(pod), handle(other), handle(node));
-    });
+    Status s = call(
+        p, {"AddPod", &pod, &node.name()}, [&](const auto& v, void* self, schedhost_call_t* h) {
+          return v.add_pod(self, h, cycle.state.handle(), handle(pod), handle(other), handle(node));
+        });
     if (!s.ok()) return wrapped(s, "running AddPod on PreFilter plugin " + in_quotes(p.name()));
   }
   return {};
@@ -270,9 +276,11 @@ Status Framework::run_remove_pod(CycleContext& cycle, const Pod& pod, const Pod&
   for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
     const PluginInstance& p = plugin(e);
     if (cycle.skip_filter[e.instance] || p.vtable().remove_pod == nullptr) continue;
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
-      return v.remove_pod(self, h, cycle.state.handle(), handle(pod), handle(other), handle(node));
-    });
+    Status s = call(p, {"RemovePod", &pod, &node.name()},
+                    [&](const auto& v, void* self, schedhost_call_t* h) {
+                      return v.remove_pod(self, h, cycle.state.handle(), handle(pod), handle(other),
+                                          handle(node));
+                    });
     if (!s.ok()) {
       return wrapped(s, "running RemovePod on PreFilter plugin " + in_quotes(p.name()));
     }
@@ -288,7 +296,7 @@ Status Framework::run_pre_score(CycleContext& cycle, const Pod& pod,
     handles.push_back(handle(*n));
   for (const Enabled& e : points_[index(ExtensionPoint::PreScore)]) {
     const PluginInstance& p = plugin(e);
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+    Status s = call(p, {"PreScore", &pod}, [&](const auto& v, void* self, schedhost_call_t* h) {
       Call::from(h).set_parallelizer(parallelizer_);  // as PreFilter
       return v.pre_score(self, h, cycle.state.handle(), handle(pod), handles.data(),
                          handles.size());
@@ -325,8 +333,9 @@ ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
     for (std::size_t pi = 0; pi < scorers.size(); ++pi) {
       const PluginInstance& p = plugin(*scorers[pi]);
       std::int64_t score = 0;
-      const schedhost_code_t code =
-          invoke(c, p, [&](const auto& v, void* self, schedhost_call_t* h) {
+      const schedhost_code_t code = invoke(
+          c, p, {"Score", &pod, &nodes[ni]->name()},
+          [&](const auto& v, void* self, schedhost_call_t* h) {
             return v.score(self, h, cycle.state.handle(), handle(pod), handle(*nodes[ni]), &score);
           });
       out.scores[pi][ni] = score;
@@ -354,10 +363,11 @@ ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
       for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
         list[ni] = {str(nodes[ni]->name()), out.scores[pi][ni]};
       }
-      Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
-        return v.normalize_score(self, h, cycle.state.handle(), handle(pod), list.data(),
-                                 list.size());
-      });
+      Status s =
+          call(p, {"NormalizeScore", &pod}, [&](const auto& v, void* self, schedhost_call_t* h) {
+            return v.normalize_score(self, h, cycle.state.handle(), handle(pod), list.data(),
+                                     list.size());
+          });
       if (!s.ok()) {
         out.status = wrapped(s, "running NormalizeScore of plugin " + in_quotes(p.name()));
         return out;
@@ -393,9 +403,10 @@ ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
 Status Framework::run_reserve(CycleContext& cycle, const Pod& pod, const std::string& node) const {
   for (const Enabled& e : points_[index(ExtensionPoint::Reserve)]) {
     const PluginInstance& p = plugin(e);
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
-      return v.reserve(self, h, cycle.state.handle(), handle(pod), str(node));
-    });
+    Status s =
+        call(p, {"Reserve", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
+          return v.reserve(self, h, cycle.state.handle(), handle(pod), str(node));
+        });
     if (s.ok()) continue;
     if (s.rejected()) return s;
     return wrapped(s, "running Reserve plugin " + in_quotes(p.name()));
@@ -408,7 +419,7 @@ void Framework::run_unreserve(CycleContext& cycle, const Pod& pod, const std::st
   for (auto it = reservers.rbegin(); it != reservers.rend(); ++it) {
     const PluginInstance& p = plugin(*it);
     if (p.vtable().unreserve == nullptr) continue;
-    (void)call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+    (void)call(p, {"Unreserve", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
       v.unreserve(self, h, cycle.state.handle(), handle(pod), str(node));
       return SCHEDHOST_SUCCESS;
     });
@@ -422,9 +433,10 @@ PermitOutcome Framework::run_permit(CycleContext& cycle, const Pod& pod,
   for (const Enabled& e : points_[index(ExtensionPoint::Permit)]) {
     const PluginInstance& p = plugin(e);
     std::uint32_t timeout_ms = 0;
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
-      return v.permit(self, h, cycle.state.handle(), handle(pod), str(node), &timeout_ms);
-    });
+    Status s =
+        call(p, {"Permit", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
+          return v.permit(self, h, cycle.state.handle(), handle(pod), str(node), &timeout_ms);
+        });
     if (s.ok()) continue;
     if (s.code == SCHEDHOST_WAIT) {
       out.waits.push_back({p.name(), std::min(timeout_ms, kMaxTimeoutMs)});
@@ -442,9 +454,10 @@ PermitOutcome Framework::run_permit(CycleContext& cycle, const Pod& pod,
 Status Framework::run_pre_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
   for (const Enabled& e : points_[index(ExtensionPoint::PreBind)]) {
     const PluginInstance& p = plugin(e);
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
-      return v.pre_bind(self, h, cycle.state.handle(), handle(pod), str(node));
-    });
+    Status s =
+        call(p, {"PreBind", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
+          return v.pre_bind(self, h, cycle.state.handle(), handle(pod), str(node));
+        });
     if (s.ok()) continue;
     if (s.rejected()) return s;
     return wrapped(s, "running PreBind plugin " + in_quotes(p.name()));
@@ -455,7 +468,7 @@ Status Framework::run_pre_bind(CycleContext& cycle, const Pod& pod, const std::s
 Status Framework::run_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
   for (const Enabled& e : points_[index(ExtensionPoint::Bind)]) {
     const PluginInstance& p = plugin(e);
-    Status s = call(p, [&](const auto& v, void* self, schedhost_call_t* h) {
+    Status s = call(p, {"Bind", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
       return v.bind(self, h, cycle.state.handle(), handle(pod), str(node));
     });
     if (s.skipped()) continue;  // the next binder may take it
@@ -467,10 +480,11 @@ Status Framework::run_bind(CycleContext& cycle, const Pod& pod, const std::strin
 
 void Framework::run_post_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
   for (const Enabled& e : points_[index(ExtensionPoint::PostBind)]) {
-    (void)call(plugin(e), [&](const auto& v, void* self, schedhost_call_t* h) {
-      v.post_bind(self, h, cycle.state.handle(), handle(pod), str(node));
-      return SCHEDHOST_SUCCESS;
-    });
+    (void)call(plugin(e), {"PostBind", &pod, &node},
+               [&](const auto& v, void* self, schedhost_call_t* h) {
+                 v.post_bind(self, h, cycle.state.handle(), handle(pod), str(node));
+                 return SCHEDHOST_SUCCESS;
+               });
   }
 }
 

@@ -20,6 +20,7 @@
 #include "framework/cycle_state.hpp"
 #include "framework/extension_point.hpp"
 #include "framework/parallelizer.hpp"
+#include "framework/plugin_call_record.hpp"
 #include "framework/plugin_instance.hpp"
 #include "framework/status.hpp"
 #include "framework/waiting_pods.hpp"
@@ -120,13 +121,15 @@ class Framework {
   };
   static std::size_t index(ExtensionPoint p) { return static_cast<std::size_t>(p); }
   const PluginInstance& plugin(const Enabled& e) const { return *instances_[e.instance]; }
-  // Calls one hook with a fresh Call; checks the code is one this point may return.
+  // Calls one hook with a fresh Call; checks the code is one this point may return. site names
+  // the hook, pod and node for the crash line (framework/fatal_plugin_report.hpp).
   template <class Hook>
-  Status call(const PluginInstance& plugin, Hook&& hook) const;
+  Status call(const PluginInstance& plugin, const CallSite& site, Hook&& hook) const;
   // The per-node paths: call c, reset for this plugin, and the raw code. A SUCCESS (almost every
   // call) then costs no Status; to_status makes one of any other code, as call() would have.
   template <class Hook>
-  schedhost_code_t invoke(Call& c, const PluginInstance& plugin, Hook&& hook) const;
+  schedhost_code_t invoke(Call& c, const PluginInstance& plugin, const CallSite& site,
+                          Hook&& hook) const;
   static Status to_status(Call& c, const PluginInstance& plugin, schedhost_code_t code);
 
   std::string name_;

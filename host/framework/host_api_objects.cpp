@@ -375,10 +375,6 @@ bool node_json(const schedhost_node_t* h, schedhost_str_t pointer, schedhost_str
 
 // -- the snapshot of the current call ------------------------------------------------------------
 
-const cluster::Snapshot* snapshot_of(const schedhost_call_t* call) {
-  return call == nullptr ? nullptr : Call::from(call).snapshot();
-}
-
 size_t snapshot_node_count(const schedhost_call_t* call) {
   const cluster::Snapshot* s = snapshot_of(call);
   return s == nullptr ? 0 : s->node_infos().size();

@@ -91,10 +91,6 @@ void add_victim(schedhost_call_t* call, schedhost_str_t uid) {
   if (scope_of(call) != nullptr) Call::from(call).add_victim(view(uid));
 }
 
-const cluster::Snapshot* snapshot_of(const schedhost_call_t* call) {
-  return call == nullptr ? nullptr : Call::from(call).snapshot();
-}
-
 size_t pdb_count(const schedhost_call_t* call) {
   const cluster::Snapshot* s = snapshot_of(call);
   return s == nullptr ? 0 : s->pod_disruption_budgets().size();

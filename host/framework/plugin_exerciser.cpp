@@ -5,6 +5,7 @@
 
 #include "framework/call.hpp"
 #include "framework/cycle_state.hpp"
+#include "framework/plugin_call_record.hpp"
 
 namespace schedhost::framework {
 namespace {
@@ -69,8 +70,12 @@ class Exerciser {
  private:
   // Calls hook(call handle) with a fresh Call; the status it returned and the reasons it gave.
   template <class Hook>
-  Status call(Call& c, Hook&& hook) const {
-    const schedhost_code_t code = hook(c.handle());
+  Status call(Call& c, const CallSite& site, Hook&& hook) const {
+    schedhost_code_t code = SCHEDHOST_SUCCESS;
+    {
+      const PluginCallScope scope(plugin_.definition(), site);
+      code = hook(c.handle());
+    }
     if (code < SCHEDHOST_SUCCESS || code > SCHEDHOST_SKIP) {
       return Status::error("plugin \"" + plugin_.name() + "\" returned unknown status code " +
                            std::to_string(code));
@@ -79,16 +84,17 @@ class Exerciser {
   }
 
   template <class Hook>
-  Status call(Hook&& hook) const {
+  Status call(const CallSite& site, Hook&& hook) const {
     Call c(&snapshot_, plugin_.name());
-    return call(c, std::forward<Hook>(hook));
+    return call(c, site, std::forward<Hook>(hook));
   }
 
   // Whether to go on.
   bool pre_enqueue() {
     if (v_.pre_enqueue == nullptr) return true;
-    result_.pre_enqueue =
-        call([&](schedhost_call_t* h) { return v_.pre_enqueue(self_, h, handle(pod_)); });
+    result_.pre_enqueue = call({"PreEnqueue", &pod_}, [&](schedhost_call_t* h) {
+      return v_.pre_enqueue(self_, h, handle(pod_));
+    });
     return !framework_order_ || result_.pre_enqueue->ok();
   }
 
@@ -96,7 +102,7 @@ class Exerciser {
   bool pre_filter(std::vector<const NodeInfo*>& candidates, bool& skip_filter) {
     if (v_.pre_filter == nullptr) return true;
     Call c(&snapshot_, plugin_.name());
-    result_.pre_filter = call(c, [&](schedhost_call_t* h) {
+    result_.pre_filter = call(c, {"PreFilter", &pod_}, [&](schedhost_call_t* h) {
       return v_.pre_filter(self_, h, state_.handle(), handle(pod_));
     });
     result_.node_names = c.node_names();
@@ -124,7 +130,7 @@ class Exerciser {
     result_.filter.emplace();
     state_.set_read_only(true);  // as for the framework's parallel Filter
     for (const NodeInfo* node : framework_order_ ? candidates : all_nodes_) {
-      Status s = call([&](schedhost_call_t* h) {
+      Status s = call({"Filter", &pod_, &node->name()}, [&](schedhost_call_t* h) {
         return v_.filter(self_, h, state_.handle(), handle(pod_), handle(*node));
       });
       if (s.ok()) feasible.push_back(node);
@@ -142,7 +148,7 @@ class Exerciser {
     handles.reserve(nodes.size());
     for (const NodeInfo* node : nodes)
       handles.push_back(handle(*node));
-    result_.pre_score = call([&](schedhost_call_t* h) {
+    result_.pre_score = call({"PreScore", &pod_}, [&](schedhost_call_t* h) {
       return v_.pre_score(self_, h, state_.handle(), handle(pod_), handles.data(), handles.size());
     });
     return !framework_order_ || result_.pre_score->ok();
@@ -154,7 +160,7 @@ class Exerciser {
     state_.set_read_only(true);  // as for the framework's parallel Score
     for (const NodeInfo* node : nodes) {
       std::int64_t value = 0;
-      Status s = call([&](schedhost_call_t* h) {
+      Status s = call({"Score", &pod_, &node->name()}, [&](schedhost_call_t* h) {
         return v_.score(self_, h, state_.handle(), handle(pod_), handle(*node), &value);
       });
       if (s.ok()) {
@@ -174,7 +180,7 @@ class Exerciser {
     for (const auto& [name, value] : *result_.scores) {
       list.push_back({{name.data(), name.size()}, value});
     }
-    result_.normalize_score = call([&](schedhost_call_t* h) {
+    result_.normalize_score = call({"NormalizeScore", &pod_}, [&](schedhost_call_t* h) {
       return v_.normalize_score(self_, h, state_.handle(), handle(pod_), list.data(), list.size());
     });
     if (!result_.normalize_score->ok()) return;

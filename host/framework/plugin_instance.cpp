@@ -2,6 +2,7 @@
 
 #include "common/input_error.hpp"
 #include "framework/call.hpp"
+#include "framework/plugin_call_record.hpp"
 
 namespace schedhost::framework {
 
@@ -14,8 +15,12 @@ std::unique_ptr<PluginInstance> PluginInstance::create(const loader::PluginDefin
   const std::string_view args = args_json.empty() ? std::string_view("{}") : args_json;
   Call call;
   void* self = nullptr;
-  const schedhost_code_t code = definition.vtable.create(
-      host_api(), instance->host_.handle(), {args.data(), args.size()}, call.handle(), &self);
+  schedhost_code_t code = SCHEDHOST_SUCCESS;
+  {
+    const PluginCallScope scope(definition, {"create()"});
+    code = definition.vtable.create(host_api(), instance->host_.handle(),
+                                    {args.data(), args.size()}, call.handle(), &self);
+  }
   if (code != SCHEDHOST_SUCCESS) {
     const std::string reason = call.message();
     throw InputError(
@@ -34,7 +39,9 @@ std::unique_ptr<PluginInstance> PluginInstance::create(const loader::PluginDefin
 }
 
 PluginInstance::~PluginInstance() {
-  if (created_) definition_.vtable.destroy(self_);
+  if (!created_) return;
+  const PluginCallScope scope(definition_, {"destroy()"});
+  definition_.vtable.destroy(self_);
 }
 
 }  // namespace schedhost::framework

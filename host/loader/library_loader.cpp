@@ -142,9 +142,14 @@ std::string check_plugins(const LoadedLibrary& lib) {
 
 }  // namespace
 
-OpenResult open_library(const std::string& path, const std::string& load_from) {
+OpenResult open_library(const std::string& path, const std::string& load_from,
+                        const LoadStepObserver& on_step) {
+  const auto step = [&on_step](const char* what) {
+    if (on_step) on_step(what);
+  };
   const std::string& source = load_from.empty() ? path : load_from;
   if (std::string err = check_elf_shared_object(source); !err.empty()) return {nullptr, err};
+  step("its static constructors");
   if (std::string err = dlopen_error(source); !err.empty()) {
     return {nullptr, "cannot be loaded: " + replace_all(err, source, path)};
   }
@@ -162,6 +167,7 @@ OpenResult open_library(const std::string& path, const std::string& load_from) {
   auto entry = handle.get<const schedhost_library_t*()>(SCHEDHOST_ENTRY_SYMBOL);
   keep_loaded(handle);
 
+  step(SCHEDHOST_ENTRY_SYMBOL "()");
   const schedhost_library_t* raw = entry();
   if (raw == nullptr) {
     return {nullptr, SCHEDHOST_ENTRY_SYMBOL "() returned NULL: the library refused to load"};
@@ -203,6 +209,7 @@ OpenResult open_library(const std::string& path, const std::string& load_from) {
 
   opened->host.name = "library \"" + info.name + "\"";
   if (lib.init != nullptr) {
+    step("init()");
     framework::Call call;
     const schedhost_code_t code =
         lib.init(framework::host_api(), opened->host.handle(), call.handle());
@@ -213,7 +220,10 @@ OpenResult open_library(const std::string& path, const std::string& load_from) {
     }
   }
   if (std::string err = check_plugins(info); !err.empty()) {
-    if (info.deinit != nullptr) info.deinit();  // init succeeded: keep init/deinit balanced
+    if (info.deinit != nullptr) {  // init succeeded: keep init/deinit balanced
+      step("deinit()");
+      info.deinit();
+    }
     return {nullptr, err};
   }
   for (PluginDefinition& p : info.plugins)

@@ -3,6 +3,7 @@
 // involved, both versions.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -23,9 +24,15 @@ struct OpenResult {
   std::string error;                       // otherwise: one line, without the path
 };
 
+// Told of each step that runs the library's code, just before it runs: "its static constructors"
+// (dlopen), "schedhost_library()", "init()", "deinit()" (after a refusal that follows init()).
+// The probe child reports them to its parent, the host records them for its crash line.
+using LoadStepObserver = std::function<void(const char* step)>;
+
 // Loads path (RTLD_NOW | RTLD_LOCAL), checks it and runs its init(). load_from, when given, is
-// where the bytes are read from instead (the /proc/<pid>/fd path of the file the registry
-// checked); path stays the name in LoadedLibrary and in messages.
-OpenResult open_library(const std::string& path, const std::string& load_from = {});
+// where the bytes are read from instead (the sealed in-memory copy the registry checked); path
+// stays the name in LoadedLibrary and in messages.
+OpenResult open_library(const std::string& path, const std::string& load_from = {},
+                        const LoadStepObserver& on_step = {});
 
 }  // namespace schedhost::loader

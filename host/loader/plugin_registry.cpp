@@ -10,6 +10,9 @@
 #include <filesystem>
 
 #include "common/input_error.hpp"
+#include "framework/plugin_call_record.hpp"
+#include "loader/elf_check.hpp"
+#include "loader/load_probe.hpp"
 #include "loader/symlink_check.hpp"
 
 namespace schedhost::loader {
@@ -37,14 +40,38 @@ class DirectoryHandle {
 
 }  // namespace
 
-PluginRegistry::~PluginRegistry() {
-  for (auto it = libraries_.rbegin(); it != libraries_.rend(); ++it) {
-    if ((*it)->info.deinit != nullptr) (*it)->info.deinit();
+namespace {
+
+// A call into a library as a whole (its constructors, init(), deinit()), for the crash line.
+framework::PluginCallRecord library_call(const std::string& path, const char* step,
+                                         const LoadedLibrary* library = nullptr) {
+  framework::PluginCallRecord r;
+  r.hook = step;
+  r.file = path.c_str();
+  if (library != nullptr) {
+    r.library = library->name.c_str();
+    r.version = library->version.c_str();
   }
+  return r;
+}
+
+void run_deinit(const LoadedLibrary& library) {
+  if (library.deinit == nullptr) return;
+  const framework::PluginCallScope scope(library_call(library.path, "deinit()", &library));
+  library.deinit();
+}
+
+}  // namespace
+
+PluginRegistry::~PluginRegistry() {
+  for (auto it = libraries_.rbegin(); it != libraries_.rend(); ++it)
+    run_deinit((*it)->info);
 }
 
 void PluginRegistry::set_trust(const PluginTrust& trust) {
   allow_insecure_ = trust.allow_insecure;
+  load_timeout_ = trust.load_timeout;
+  probe_program_ = trust.probe_program;
   digests_.reset();
   if (!trust.digests_file.empty()) {
     digests_ = read_digest_pins(trust.digests_file, trust.allow_insecure, warnings_);
@@ -52,8 +79,10 @@ void PluginRegistry::set_trust(const PluginTrust& trust) {
 }
 
 void PluginRegistry::load_directories(const std::vector<PluginDirectory>& dirs) {
+  std::vector<Candidate> candidates;
   for (const PluginDirectory& dir : dirs)
-    load_directory(dir);
+    collect_directory(dir, candidates);
+  load_candidates(candidates);
   if (!digests_) return;
   for (const auto& [name, pin] : digests_->by_name) {
     if (!seen_names_.contains(name)) {
@@ -63,7 +92,7 @@ void PluginRegistry::load_directories(const std::vector<PluginDirectory>& dirs) 
   }
 }
 
-void PluginRegistry::load_directory(const PluginDirectory& dir) {
+void PluginRegistry::collect_directory(const PluginDirectory& dir, std::vector<Candidate>& out) {
   std::error_code ec;
   if (!fs::is_directory(dir.path, ec)) {
     if (!dir.required) return;
@@ -102,12 +131,14 @@ void PluginRegistry::load_directory(const PluginDirectory& dir) {
         if (!tolerate(path, "insecure plugin symlink", *distrust)) continue;
       }
     }
-    load_opened(path, name, dir.builtin, PluginFile::open_at(handle.fd(), name));
+    collect(path, name, dir.builtin, PluginFile::open_at(handle.fd(), name), out);
   }
 }
 
 void PluginRegistry::load_file(const std::string& path) {
-  load_opened(path, fs::path(path).filename().string(), false, PluginFile::open(path));
+  std::vector<Candidate> candidates;
+  collect(path, fs::path(path).filename().string(), false, PluginFile::open(path), candidates);
+  load_candidates(candidates);
 }
 
 bool PluginRegistry::tolerate(const std::string& path, const std::string& what,
@@ -147,8 +178,8 @@ bool PluginRegistry::check_digest(const std::string& path, const std::string& na
   return true;
 }
 
-void PluginRegistry::load_opened(const std::string& path, const std::string& name, bool builtin,
-                                 PluginFile file) {
+void PluginRegistry::collect(const std::string& path, const std::string& name, bool builtin,
+                             PluginFile file, std::vector<Candidate>& out) {
   if (!file.ok()) {
     failures_.push_back({path, file.error()});
     return;
@@ -168,17 +199,64 @@ void PluginRegistry::load_opened(const std::string& path, const std::string& nam
       return;
     }
   }
+  // From here on only the sealed copy is read: the digest, the headers, the probe and dlopen
+  // all see the same bytes, whatever happens to the file.
+  if (!file.seal_copy(name)) {
+    failures_.push_back({path, file.error()});
+    return;
+  }
+  if (!file.sealing_failure().empty()) {
+    warnings_.push_back({path, "loaded from the file itself, not a sealed in-memory copy (" +
+                                   file.sealing_failure() +
+                                   "): truncating or rewriting it while schedhost runs can crash "
+                                   "schedhost"});
+  }
   // Pins are per name: a refused alias must not keep the pinned name of the same file out.
   if (!check_digest(path, name, builtin, file)) return;
   loaded_files_.insert(id);
 
-  const std::string load_path = file.load_path(path);
+  std::string load_path = file.load_path(path);
   if (load_path.empty()) {
     failures_.push_back({path, "was replaced while being loaded: load it again"});
     return;
   }
-  OpenResult opened = open_library(path, load_path);
-  file.keep_open_forever();  // dlopen may have registered the library under load_path
+  // A file cut short is refused from its headers alone: no child maps it.
+  if (std::string err = check_elf_shared_object(load_path); !err.empty()) {
+    failures_.push_back({path, std::move(err)});
+    return;
+  }
+  out.push_back({path, std::move(file), std::move(load_path)});
+}
+
+void PluginRegistry::load_candidates(std::vector<Candidate>& candidates) {
+  if (candidates.empty()) return;
+  std::vector<ProbeVerdict> verdicts(candidates.size(), ProbeVerdict{true, {}});
+  if (!probe_program_.empty()) {
+    std::vector<ProbeInput> inputs;
+    for (Candidate& c : candidates)
+      inputs.push_back({c.path, c.load_path, c.file.identity()});
+    verdicts = probe_libraries(inputs, {probe_program_, load_timeout_});
+  }
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!verdicts[i].ok) {
+      failures_.push_back({candidates[i].path, std::move(verdicts[i].error)});
+      continue;
+    }
+    load_probed(candidates[i]);
+  }
+}
+
+void PluginRegistry::load_probed(Candidate& candidate) {
+  const std::string& path = candidate.path;
+  OpenResult opened;
+  {
+    std::optional<framework::PluginCallScope> scope;
+    opened = open_library(path, candidate.load_path, [&](const char* step) {
+      scope.reset();
+      scope.emplace(library_call(path, step));
+    });
+  }
+  candidate.file.keep_open_forever();  // dlopen may have registered the library under load_path
   if (!opened.library) {
     failures_.push_back({path, std::move(opened.error)});
     return;
@@ -188,7 +266,7 @@ void PluginRegistry::load_opened(const std::string& path, const std::string& nam
     if (const PluginDefinition* other = find(p.name); other != nullptr) {
       failures_.push_back({path, "plugin \"" + p.name + "\" is already defined by " +
                                      other->library->path + ": remove one of the two files"});
-      if (lib.deinit != nullptr) lib.deinit();
+      run_deinit(lib);
       return;
     }
   }

@@ -2,6 +2,7 @@
 // and kept for the life of the process. Plugins are looked up by the name profiles use.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,16 +30,17 @@ class PluginRegistry {
   // Runs each library's deinit() in reverse load order. Destroy every plugin instance first.
   ~PluginRegistry();
 
-  // Applies --allow-insecure-plugins and --plugin-digests to every later load; reads the digest
-  // file now. Without it: every check on, no pinning. Throws InputError.
+  // Applies --allow-insecure-plugins, --plugin-digests and the probe to every later load; reads
+  // the digest file now. Without it: every check on, no pinning, no probe. Throws InputError.
   void set_trust(const PluginTrust& trust);
 
-  // Loads every *.so of each directory (sorted by file name). A library that fails a check,
-  // including an unsafe file or symlink and a digest mismatch, is recorded in failures(), never
-  // fatal. A missing required directory, or one others may write to, throws InputError.
+  // Loads every *.so of each directory (sorted by file name). Each file is checked (ownership,
+  // permissions, symlinks, digest, ELF headers), copied into sealed memory, probed in a child
+  // process (loader/load_probe.hpp) and only then loaded. A library that fails any of it is
+  // recorded in failures(), never fatal. A missing required directory, or one others may write
+  // to, throws InputError.
   void load_directories(const std::vector<PluginDirectory>& dirs);
-  // Loads one file; the same file (also through a symlink) is loaded once. Its ownership and
-  // permissions are checked, and its digest when pinning is on.
+  // Loads one file the same way; the same file (also through a symlink) is loaded once.
   void load_file(const std::string& path);
 
   const std::vector<std::unique_ptr<OpenedLibrary>>& libraries() const { return libraries_; }
@@ -52,10 +54,20 @@ class PluginRegistry {
   std::map<std::string, ExtensionPointSet, std::less<>> catalog() const;
 
  private:
-  void load_directory(const PluginDirectory& dir);
-  // Loads an opened file found as path (file name: name), after the ownership, permission and
-  // digest checks; builtin: it comes from the built-in directory.
-  void load_opened(const std::string& path, const std::string& name, bool builtin, PluginFile file);
+  // A file that passed the checks that need no code of it to run, waiting for the probe.
+  struct Candidate {
+    std::string path;
+    PluginFile file;
+    std::string load_path;
+  };
+  void collect_directory(const PluginDirectory& dir, std::vector<Candidate>& out);
+  // Checks an opened file found as path (file name: name) and adds it to out if it passes;
+  // builtin: it comes from the built-in directory.
+  void collect(const std::string& path, const std::string& name, bool builtin, PluginFile file,
+               std::vector<Candidate>& out);
+  // Probes the candidates, then loads those the probe accepted, in order.
+  void load_candidates(std::vector<Candidate>& candidates);
+  void load_probed(Candidate& candidate);
   // True when path passes the digest pin (or pinning does not apply); records the failure if not.
   bool check_digest(const std::string& path, const std::string& name, bool builtin,
                     PluginFile& file);
@@ -66,6 +78,8 @@ class PluginRegistry {
   std::vector<LoadFailure> failures_;
   std::vector<LoadWarning> warnings_;
   bool allow_insecure_ = false;
+  std::chrono::milliseconds load_timeout_{10'000};
+  std::string probe_program_;  // empty: no probe
   std::optional<DigestPins> digests_;
   std::set<std::string, std::less<>> seen_names_;  // file names found, to spot unused pins
   std::map<std::string, const PluginDefinition*, std::less<>> by_name_;

@@ -1,7 +1,5 @@
-// Runs a validator child (this program, re-executed through /proc/self/exe with the hidden child
-// flags of `validate`) and watches it: every line it writes on fd 3 is collected, and a child
-// that writes nothing for `timeout` is killed. Whatever the child does (crash, hang, exit, close
-// the pipe), the parent gets an outcome and never dies with it.
+// Runs a validator child (this program, re-executed with the hidden child flags of `validate`)
+// through common/child_process.hpp and collects its protocol lines (validator/protocol.hpp).
 #pragma once
 
 #include <chrono>
@@ -9,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/child_process.hpp"
 #include "validator/protocol.hpp"
 
 namespace schedhost::validator {
@@ -26,14 +25,10 @@ struct ChildOutcome {
   std::string start_error;                // End::NotStarted: why
 };
 
-// The fd the child writes its lines to.
-inline constexpr int kChildFd = 3;
+using schedhost::kChildFd;
+using schedhost::signal_name;
 
-// args: what follows the program name. The child's stdout goes to our stderr, so that a plugin
-// that prints cannot garble the report.
+// args: what follows the program name; timeout: the silence allowed between two lines.
 ChildOutcome run_child(const std::vector<std::string>& args, std::chrono::milliseconds timeout);
-
-// "SIGSEGV" for SIGSEGV.
-std::string signal_name(int signal);
 
 }  // namespace schedhost::validator

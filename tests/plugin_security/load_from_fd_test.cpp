@@ -2,12 +2,14 @@
 // that open file, and dlopens it through /proc/<pid>/fd/<n>. A file replaced by rename after the
 // open (the race a plain path-based dlopen loses) is not what gets loaded.
 #include <dlfcn.h>
+#include <elf.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <link.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -92,9 +94,22 @@ TEST(LoadFromFd, TwoLibrariesLoadedOneAfterTheOtherStayDistinct) {
 
 TEST(LoadFromFd, DlopenErrorsNameTheUsersPathNotTheDescriptor) {
   ScratchDir dir;
-  // A valid ELF header (so the early check passes) on a file dlopen cannot map.
-  std::string bytes = testing::read_file(loader_fixture("valid")).substr(0, 64);
-  const std::string path = dir.write("truncated.so", bytes);
+  // A whole library (so the ELF checks pass) that dlopen refuses to map: a loadable segment
+  // whose file offset and address disagree modulo the page size.
+  std::string bytes = testing::read_file(loader_fixture("valid"));
+  Elf64_Ehdr header{};
+  std::memcpy(&header, bytes.data(), sizeof header);
+  for (std::size_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    const std::size_t at = header.e_phoff + i * sizeof ph;
+    std::memcpy(&ph, bytes.data() + at, sizeof ph);
+    if (ph.p_type != PT_LOAD || ph.p_offset == 0) continue;
+    ph.p_offset += 1;
+    ph.p_filesz -= 1;
+    std::memcpy(bytes.data() + at, &ph, sizeof ph);
+    break;
+  }
+  const std::string path = dir.write("misaligned.so", bytes);
   loader::PluginRegistry registry;
   registry.load_file(path);
   ASSERT_EQ(registry.failures().size(), 1u);

@@ -1,0 +1,78 @@
+// A plugin that crashes or exits inside a hook ends `run` with one line naming the plugin, its
+// file and library, the hook, the pod and the node; by the signal for a crash, with exit code 70
+// for exit() and quick_exit(), never 0; and no half-written output. `plugins` and `validate`,
+// which run no hook, are not affected.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <string>
+
+#include "isolation_fixture.hpp"
+
+namespace schedhost {
+namespace {
+
+using testing::IsolationDir;
+
+struct HookFault {
+  std::string fixture;
+  std::string what;  // from "crashed with" or "called" to the end of the line
+  int exit_code;     // as the test harness reports it: 128 + signal for a signal
+  std::string cluster;
+  bool fatal_binds = false;
+  friend void PrintTo(const HookFault& f, std::ostream* os) { *os << f.fixture; }
+};
+
+const std::string kTwoNodes = testing::isolation_node("node-a") +
+                              testing::isolation_node("node-b") + testing::isolation_pod("web-1");
+const std::string kOneNode = testing::isolation_node("node-a") + testing::isolation_pod("web-1");
+
+class FatalLine : public ::testing::TestWithParam<HookFault> {};
+
+TEST_P(FatalLine, NamesThePluginTheHookThePodAndTheNode) {
+  const HookFault& fault = GetParam();
+  IsolationDir dir(fault.fixture);
+  const std::string profile = testing::fatal_profile(fault.fatal_binds);
+
+  const testing::ProcessResult ran = dir.run(profile, fault.cluster);
+  EXPECT_EQ(ran.exit_code, fault.exit_code) << ran.err;
+  EXPECT_EQ(ran.err, "fatal: plugin \"Fatal\" (" + dir.plugin() + ", library fatal 1.0.0) " +
+                         fault.what + "\n");
+  EXPECT_EQ(ran.out, "");  // nothing half-written
+
+  // Loading and creating the plugin runs none of its hooks.
+  const testing::ProcessResult listed = dir.plugins();
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(listed.err, "");
+  const testing::ProcessResult validated = dir.validate(profile);
+  EXPECT_EQ(validated.exit_code, 0) << validated.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Faults, FatalLine,
+    ::testing::Values(
+        HookFault{"filter_crash",
+                  "crashed with SIGSEGV in Filter for pod default/web-1 on node node-a",
+                  128 + SIGSEGV, kTwoNodes},
+        HookFault{"score_crash",
+                  "crashed with SIGSEGV in Score for pod default/web-1 on node node-b",
+                  128 + SIGSEGV, kTwoNodes},
+        HookFault{"permit_crash",
+                  "crashed with SIGSEGV in Permit for pod default/web-1 on node node-a",
+                  128 + SIGSEGV, kOneNode},
+        HookFault{"bind_crash", "crashed with SIGSEGV in Bind for pod default/web-1 on node node-a",
+                  128 + SIGSEGV, kOneNode, true},
+        HookFault{"filter_abort",
+                  "crashed with SIGABRT in Filter for pod default/web-1 on node node-a",
+                  128 + SIGABRT, kTwoNodes},
+        HookFault{"filter_exit",
+                  "called exit(0) in Filter for pod default/web-1 on node node-a: exiting 70", 70,
+                  kTwoNodes},
+        HookFault{"filter_quick_exit",
+                  "called quick_exit() in Filter for pod default/web-1 on node node-a: exiting 70",
+                  70, kTwoNodes}),
+    [](const auto& info) { return info.param.fixture; });
+
+}  // namespace
+}  // namespace schedhost
