@@ -392,5 +392,42 @@ TEST(ServeFaults, SigtermAbandonsABindingThatOutlastsTheGrace) {
   EXPECT_TRUE(events_about(client, "default", "stuck", "Scheduled").empty());
 }
 
+// A plugin that crashes in Filter takes serve down (as a panicking plugin takes kube-scheduler
+// down), and the last line of serve's log names the plugin, its file, the hook, the pod and the
+// node; serve dies by the signal (issue 14).
+TEST(ServeFaults, APluginThatCrashesEndsServeWithTheFatalLineLast) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  ScratchDir dir;
+  ScratchDir plugins;
+  const std::string library = plugins.copy_in(
+      std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/plugin_isolation/filter_crash.so", "fatal.so");
+  const std::string profile = dir.write("crash.yaml",
+                                        "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                        "kind: KubeSchedulerConfiguration\n"
+                                        "profiles:\n"
+                                        "  - schedulerName: default-scheduler\n"
+                                        "    plugins:\n"
+                                        "      filter:\n"
+                                        "        enabled:\n"
+                                        "          - name: Fatal\n");
+  create_node(client, node("node-a", 4));
+  ServeProcess serve(*plane, profile, {"--plugin-dir", plugins.path()});
+  create_pod(client, pod("web-1", 1));
+  ASSERT_TRUE(eventually([&] { return !serve.process().running(); })) << serve.log();
+  const int status = serve.process().wait();
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV) << status << serve.log();
+  std::string log = serve.log();
+  while (!log.empty() && log.back() == '\n')
+    log.pop_back();
+  EXPECT_EQ(
+      log.substr(log.rfind('\n') + 1),
+      "fatal: plugin \"Fatal\" (" + library +
+          ", library fatal 1.0.0) crashed with SIGSEGV in Filter for pod default/web-1 on node "
+          "node-a")
+      << log;
+  EXPECT_EQ(live_decisions(client)["default/web-1"].result, "Pending");
+}
+
 }  // namespace
 }  // namespace schedhost::testing
