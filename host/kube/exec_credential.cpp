@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/rfc3339.hpp"
+#include "common/unique_fd.hpp"
 #include "kube/kubeconfig.hpp"
 
 extern char** environ;
@@ -27,22 +28,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kMaxStderr = 64 << 10;
-
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
 
 class Failure {
  public:
@@ -143,11 +128,11 @@ Output run(const ExecCredentialPlugin& plugin, const std::vector<std::string>& e
   int out_pipe[2];
   int err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) fail(std::string("pipe: ") + std::strerror(errno));
-  Fd out_read(out_pipe[0]);
-  Fd out_write(out_pipe[1]);
+  UniqueFd out_read(out_pipe[0]);
+  UniqueFd out_write(out_pipe[1]);
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) fail(std::string("pipe: ") + std::strerror(errno));
-  Fd err_read(err_pipe[0]);
-  Fd err_write(err_pipe[1]);
+  UniqueFd err_read(err_pipe[0]);
+  UniqueFd err_write(err_pipe[1]);
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

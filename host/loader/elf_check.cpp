@@ -9,6 +9,8 @@
 #include <cstring>
 #include <vector>
 
+#include "common/unique_fd.hpp"
+
 namespace schedhost::loader {
 namespace {
 
@@ -45,20 +47,6 @@ std::string describe_machine(unsigned machine) {
   const char* name = machine_name(machine);
   return name != nullptr ? name : "ELF machine " + std::to_string(machine);
 }
-
-class Fd {
- public:
-  explicit Fd(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 // Reads exactly size bytes at offset; the number read otherwise.
 std::size_t read_at(int fd, void* out, std::size_t size, std::uint64_t offset) {
@@ -119,7 +107,7 @@ std::string check_layout(int fd, const Elf64_Ehdr& header, std::uint64_t size) {
 }  // namespace
 
 std::string check_elf_shared_object(const std::string& path) {
-  const Fd fd(path);
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st {};
   if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) {
     return "cannot be read: " + std::string(std::strerror(errno));

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "common/input_error.hpp"
+#include "common/unique_fd.hpp"
 #include "framework/plugin_call_record.hpp"
 #include "loader/elf_check.hpp"
 #include "loader/load_probe.hpp"
@@ -18,27 +19,6 @@
 namespace schedhost::loader {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// A directory kept open while its files are opened relative to it, so they come from the very
-// directory whose ownership and permissions were checked.
-class DirectoryHandle {
- public:
-  explicit DirectoryHandle(const std::string& path)
-      : fd_(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
-  ~DirectoryHandle() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  DirectoryHandle(const DirectoryHandle&) = delete;
-  DirectoryHandle& operator=(const DirectoryHandle&) = delete;
-  int fd() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-}  // namespace
 
 namespace {
 
@@ -98,9 +78,11 @@ void PluginRegistry::collect_directory(const PluginDirectory& dir, std::vector<C
     if (!dir.required) return;
     throw InputError(dir.path + ": plugin directory does not exist: create it or fix --plugin-dir");
   }
-  const DirectoryHandle handle(dir.path);
+  // Kept open while its files are opened relative to it, so they come from the very directory
+  // whose ownership and permissions were checked.
+  const UniqueFd handle(::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   struct stat st {};
-  if (handle.fd() < 0 || ::fstat(handle.fd(), &st) != 0) {
+  if (handle.get() < 0 || ::fstat(handle.get(), &st) != 0) {
     throw InputError(dir.path + ": plugin directory cannot be read: " + std::strerror(errno));
   }
   // Whoever can add or rename files here picks the code: refuse the whole directory.
@@ -125,13 +107,13 @@ void PluginRegistry::collect_directory(const PluginDirectory& dir, std::vector<C
     const std::string path = (fs::path(dir.path) / name).string();
     seen_names_.insert(name);
     struct stat link {};
-    if (::fstatat(handle.fd(), name.c_str(), &link, AT_SYMLINK_NOFOLLOW) == 0 &&
+    if (::fstatat(handle.get(), name.c_str(), &link, AT_SYMLINK_NOFOLLOW) == 0 &&
         S_ISLNK(link.st_mode)) {
       if (auto distrust = check_symlink(real_dir, dir.path, name)) {
         if (!tolerate(path, "insecure plugin symlink", *distrust)) continue;
       }
     }
-    collect(path, name, dir.builtin, PluginFile::open_at(handle.fd(), name), out);
+    collect(path, name, dir.builtin, PluginFile::open_at(handle.get(), name), out);
   }
 }
 
