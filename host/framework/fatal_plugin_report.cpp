@@ -175,7 +175,7 @@ void ensure_signal_stack() {
   thread_local SignalStack stack;
   stack_t current{};
   if (::sigaltstack(nullptr, &current) != 0 || (current.ss_flags & SS_DISABLE) == 0) return;
-  const std::size_t size = 64 * 1024;
+  const std::size_t size = std::size_t{64} * 1024;
   void* memory = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (memory == MAP_FAILED) return;
   stack_t mine{};

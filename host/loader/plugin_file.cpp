@@ -155,7 +155,7 @@ std::string PluginFile::sha256() {
 }
 
 std::string PluginFile::load_path(const std::string& fallback_path) const {
-  const std::string proc = "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(fd_);
+  std::string proc = "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(fd_);
   struct stat mine {};
   if (::fstat(fd_, &mine) != 0) return {};
   const auto same_file = [](const struct stat& a, const struct stat& b) {
