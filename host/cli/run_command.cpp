@@ -9,6 +9,8 @@
 
 #include "cli/command_inputs.hpp"
 #include "cli/commands.hpp"
+#include "cli/nodes_after_run.hpp"
+#include "cli/result_html.hpp"
 #include "cli/result_json.hpp"
 #include "cli/result_table.hpp"
 #include "cli/result_yaml.hpp"
@@ -26,6 +28,7 @@ struct RunCommandOptions {
   std::string output = "table";
   bool explain = false;
   std::uint64_t seed = 0;
+  std::size_t html_nodes = 10;  // -o html: scored nodes per pod shown at first (0: all)
 };
 
 // CLI11 would wrap "-1" around and saturate past 2^64-1: only a whole number that fits is a seed.
@@ -47,9 +50,21 @@ int run(const RunCommandOptions& options) {
       load_profiles(options.config, registry, std::cerr);
   const cluster::Cluster cluster = cluster::load_cluster(options.cluster);
 
+  // The page is the explanation: -o html explains whether or not --explain was given.
+  const bool explain = options.explain || options.output == "html";
   const scheduler::RunResult result = scheduler::run_scheduler(
-      configuration, registry, cluster, scheduler::RunOptions{options.explain, options.seed, {}});
-  if (options.output == "json") {
+      configuration, registry, cluster, scheduler::RunOptions{explain, options.seed, {}});
+  if (options.output == "html") {
+    HtmlPage page;
+    page.title = "--config " + options.config + " --cluster " + options.cluster;
+    for (const config::Profile& profile : configuration.profiles) {
+      for (const config::EnabledPlugin& p : profile.enabled_at(ExtensionPoint::Score))
+        page.weights[profile.scheduler_name][p.name] = p.weight;
+    }
+    page.nodes = nodes_after_run(cluster, result);
+    page.top_nodes = options.html_nodes;
+    write_html(result, page, std::cout);
+  } else if (options.output == "json") {
     write_json(result, std::cout);
   } else if (options.output == "yaml") {
     write_yaml(result, std::cout);
@@ -75,8 +90,14 @@ Subcommand add_run_command(CLI::App& app) {
                   "A directory of plugin .so files (repeatable; default /plugins). The built-in "
                   "directory is always searched first");
   add_plugin_trust_flags(sub, options->trust);
-  sub->add_option("-o,--output", options->output, "table, json or yaml")
-      ->check(CLI::IsMember({"table", "json", "yaml"}));
+  sub->add_option("-o,--output", options->output,
+                  "table, json, yaml, or html (one self-contained page of every decision, with "
+                  "--explain's detail)")
+      ->check(CLI::IsMember({"table", "json", "yaml", "html"}));
+  sub->add_option("--html-nodes", options->html_nodes,
+                  "With -o html: the best-scored nodes each pod's grid shows at first (default "
+                  "10, 0 for all); the page holds the rest, up to 200,000 rows, behind a button")
+      ->option_text("N");
   sub->add_flag("--explain", options->explain,
                 "Show every node's filter verdict and per-plugin scores for each pod");
   sub->add_option("--seed", options->seed,

@@ -59,7 +59,7 @@ TEST(RunCommand, AnUnknownOutputFormatIsBadInput) {
   const auto r = run_schedhost(in.args({"-o", "xml"}));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "error: --output: xml not in {table,json,yaml} (see schedhost --help)\n");
+  EXPECT_EQ(r.err, "error: --output: xml not in {table,json,yaml,html} (see schedhost --help)\n");
 }
 
 TEST(RunCommand, ANegativeSeedIsBadInput) {
