@@ -61,7 +61,7 @@ std::string cpu_text(std::int64_t millicores) {
 }
 
 std::string memory_text(std::int64_t bytes) {
-  constexpr std::int64_t kMi = 1024 * 1024;
+  constexpr std::int64_t kMi = std::int64_t{1024} * 1024;
   return bytes % kMi == 0 ? std::to_string(bytes / kMi) + "Mi" : std::to_string(bytes);
 }
 
