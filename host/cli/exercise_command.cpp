@@ -8,6 +8,7 @@
 
 #include "cli/command_inputs.hpp"
 #include "cli/commands.hpp"
+#include "cli/exercise_html.hpp"
 #include "cli/exercise_inputs.hpp"
 #include "cli/exercise_output.hpp"
 #include "cluster/cluster_file.hpp"
@@ -65,6 +66,8 @@ int run(const ExerciseOptions& options) {
   const ExerciseResult result = framework::exercise_plugin(*plugin, snapshot, *pod, exercise);
   if (options.output == "table") {
     print_exercise_tables(options.plugin, result, snapshot, std::cout);
+  } else if (options.output == "html") {
+    write_exercise_html(options.plugin, pod->key(), result, snapshot, std::cout);
   } else {
     std::cout
         << exercise_json(options.plugin, result).dump(2, ' ', false, Json::error_handler_t::replace)
@@ -100,8 +103,8 @@ Subcommand add_exercise_command(CLI::App& app) {
   sub->add_flag("--framework-order", options->framework_order,
                 "Stop where the scheduling framework would (after a PreFilter Skip or rejection, "
                 "...) instead of calling every hook");
-  sub->add_option("-o,--output", options->output, "json or table")
-      ->check(CLI::IsMember({"json", "table"}));
+  sub->add_option("-o,--output", options->output, "json, table or html (a self-contained page)")
+      ->check(CLI::IsMember({"json", "table", "html"}));
   return {sub, [options] { return run(*options); }};
 }
 

@@ -52,6 +52,27 @@ TEST(ExerciseCommand, SamplePluginAsJsonByDefault) {
 )");
 }
 
+// The page carries what the JSON says, node by node, in data- attributes (and escapes the text).
+TEST(ExerciseCommand, SamplePluginAsAPage) {
+  ExerciseInputs in;
+  const ProcessResult r = in.run("SamplePlugin", {"-o", "html"});
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, ::testing::StartsWith("<!DOCTYPE html>"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr(
+                         "<tr data-node=\"node-a\"><td>node-a</td><td data-filter=\"Success\">"
+                         "Success</td><td data-score=\"75\""));
+  EXPECT_THAT(r.out,
+              ::testing::HasSubstr(
+                  "<tr data-node=\"node-b\"><td>node-b</td><td data-filter=\"Unschedulable\">"
+                  "Unschedulable: Insufficient nvidia.com/gpu</td><td data-score=\"50\""));
+  EXPECT_THAT(r.out,
+              ::testing::HasSubstr(
+                  "<td data-filter=\"UnschedulableAndUnresolvable\">UnschedulableAndUnresolvable: "
+                  "node(s) didn&#39;t have label gpu-type=nvidia</td><td data-score=\"25\""));
+  EXPECT_EQ(r.out.find("<script"), std::string::npos);
+}
+
 TEST(ExerciseCommand, SamplePluginAsATable) {
   ExerciseInputs in;
   const ProcessResult r = in.run("SamplePlugin", {"-o", "table"});

@@ -35,7 +35,7 @@ TEST(ExerciseErrors, PluginPodAndClusterAreRequired) {
 TEST(ExerciseErrors, AnUnknownOutputFormat) {
   ExerciseInputs in;
   EXPECT_EQ(bad_input(in.run("SamplePlugin", {"-o", "yaml"})),
-            "error: --output: yaml not in {json,table} (see schedhost --help)\n");
+            "error: --output: yaml not in {json,table,html} (see schedhost --help)\n");
 }
 
 TEST(ExerciseErrors, AnUnknownPlugin) {
