@@ -35,10 +35,8 @@ std::string score_cell(const char* column, const std::map<std::string, std::int6
                        const std::string& node) {
   auto it = scores.find(node);
   if (it == scores.end()) return "<td></td>";
-  return "<td data-" + std::string(column) + "=\"" + std::to_string(it->second) +
-         "\" style=\"background:hsl(" +
-         std::to_string(std::clamp<std::int64_t>(it->second, 0, 100) * 6 / 5) + ",70%,85%)\">" +
-         std::to_string(it->second) + "</td>";
+  return "<td data-" + std::string(column) + "=\"" + std::to_string(it->second) + "\" style=\"" +
+         score_style(it->second) + "\">" + std::to_string(it->second) + "</td>";
 }
 
 }  // namespace
@@ -46,16 +44,14 @@ std::string score_cell(const char* column, const std::map<std::string, std::int6
 void write_exercise_html(const std::string& plugin, const std::string& pod,
                          const ExerciseResult& result, const cluster::Snapshot& snapshot,
                          std::ostream& out) {
-  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-      << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-         "style-src 'unsafe-inline'\">"
-      << "<title>schedhost exercise: " << html_escape(plugin) << "</title><style>"
-      << "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
-      << "table{border-collapse:collapse;margin:.3em 0}"
-      << "th,td{border:1px solid #ccc;padding:2px 6px;text-align:left}"
-      << "</style></head><body>\n<h1>schedhost exercise</h1><p>plugin <b data-plugin=\""
-      << html_escape(plugin) << "\">" << html_escape(plugin) << "</b>, pod <b data-pod=\""
-      << html_escape(pod) << "\">" << html_escape(pod) << "</b></p>\n<table class=\"hooks\">";
+  write_page_head(out, "schedhost exercise: " + plugin,
+                  "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
+                  "table{border-collapse:collapse;margin:.3em 0}"
+                  "th,td{border:1px solid #ccc;padding:2px 6px;text-align:left}",
+                  false);
+  out << "<h1>schedhost exercise</h1><p>plugin <b data-plugin=\"" << html_escape(plugin) << "\">"
+      << html_escape(plugin) << "</b>, pod <b data-pod=\"" << html_escape(pod) << "\">"
+      << html_escape(pod) << "</b></p>\n<table class=\"hooks\">";
   hook_row("PreEnqueue", result.pre_enqueue, out);
   hook_row("PreFilter", result.pre_filter, out);
   if (result.node_names) {

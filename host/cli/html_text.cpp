@@ -1,5 +1,7 @@
 #include "cli/html_text.hpp"
 
+#include <algorithm>
+
 #include "cli/output_text.hpp"
 
 namespace schedhost::cli {
@@ -54,6 +56,20 @@ std::string script_json(const nlohmann::ordered_json& value) {
     }
   }
   return out;
+}
+
+void write_page_head(std::ostream& out, std::string_view title, std::string_view css,
+                     bool with_script) {
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      << "style-src 'unsafe-inline'" << (with_script ? "; script-src 'unsafe-inline'" : "")
+      << "\"><title>" << html_escape(title) << "</title><style>" << css
+      << "</style></head><body>\n";
+}
+
+std::string score_style(std::int64_t score) {
+  return "background:hsl(" + std::to_string(std::clamp<std::int64_t>(score, 0, 100) * 6 / 5) +
+         ",70%,85%)";
 }
 
 }  // namespace schedhost::cli

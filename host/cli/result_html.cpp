@@ -31,7 +31,7 @@ table.failures td:nth-child(2){text-align:left}
 )css";
 
 constexpr std::string_view kScript = R"js(
-function hue(s){return 'hsl('+Math.round(s*1.2)+',70%,85%)';}
+function hue(s){return 'hsl('+Math.floor(Math.min(100,Math.max(0,s))*6/5)+',70%,85%)';}
 document.getElementById('filter').addEventListener('input',function(e){
   var q=e.target.value.toLowerCase();
   document.querySelectorAll('[data-pod-entry]').forEach(function(el){
@@ -165,7 +165,7 @@ void write_scores(std::size_t index, const PodResult& p, const HtmlPage& page,
         << "</td>";
     for (const auto& [plugin, score] : n.node->scores) {
       out << "<td data-plugin=\"" << html_escape(plugin) << "\" data-score=\"" << score
-          << "\" style=\"background:hsl(" << score * 6 / 5 << ",70%,85%)\">" << score << "</td>";
+          << "\" style=\"" << score_style(score) << "\">" << score << "</td>";
     }
     out << "<td>" << *n.node->total << "</td></tr>\n";
   }
@@ -191,15 +191,25 @@ void write_scores(std::size_t index, const PodResult& p, const HtmlPage& page,
       << table_id << "-rest\">show the other " << rest << " scored nodes</button>\n";
 }
 
-// The nodes that failed Filter, grouped by plugin and reason, as bars (the FitError's counts).
+// The nodes that failed Filter, grouped by plugin and reason, as bars (the FitError's counts);
+// then the nodes Filter never saw (the PreFilter result, an early stop), by why.
 void write_failures(const PodResult& p, std::ostream& out) {
   std::map<std::pair<std::string, std::string>, int> groups;
+  std::map<std::string, int> not_evaluated;
   for (const auto& [name, node] : p.explain->nodes) {
     const scheduler::FilterVerdict& f = node.filter;
     if (f.code == "Success") continue;
+    if (f.code == "NotEvaluated") {
+      ++not_evaluated[f.reasons.empty() ? std::string() : f.reasons.front()];
+      continue;
+    }
     if (f.reasons.empty()) ++groups[{f.plugin, f.code}];
     for (const std::string& reason : f.reasons)
       ++groups[{f.plugin, reason}];
+  }
+  for (const auto& [why, count] : not_evaluated) {
+    out << "<p class=\"not-evaluated\" data-count=\"" << count << "\">" << count
+        << " node(s) not evaluated: " << html_escape(why) << "</p>\n";
   }
   if (groups.empty()) return;
   const std::size_t nodes = std::max<std::size_t>(p.explain->nodes.size(), 1);
@@ -241,12 +251,9 @@ void write_pod(std::size_t index, const PodResult& p, const HtmlPage& page,
 }  // namespace
 
 void write_html(const scheduler::RunResult& result, const HtmlPage& page, std::ostream& out) {
-  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-      << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
-      << "<title>schedhost run: " << html_escape(page.title) << "</title><style>" << kStyle
-      << "</style></head><body>\n<h1>schedhost run --explain</h1><p class=\"title\">"
-      << html_escape(page.title) << "</p>\n";
+  write_page_head(out, "schedhost run: " + page.title, kStyle, true);
+  out << "<h1>schedhost run --explain</h1><p class=\"title\">" << html_escape(page.title)
+      << "</p>\n";
   write_summary(result, page, out);
   write_index(result, out);
   std::size_t hidden_budget = kMaxHiddenRows;

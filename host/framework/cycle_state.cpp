@@ -16,19 +16,25 @@ schedhost_state_ops_t read_ops(const schedhost_state_ops_t* ops) {
 // outlive the hook that wrote them.
 struct PluginDestroy {
   void (*destroy)(void*);
-  PluginCallRecord owner;  // the plugin whose hook wrote the value
+  const loader::PluginDefinition* owner;  // the plugin whose hook wrote the value, if known
   void operator()(void* value) const {
-    PluginCallRecord r = owner;
-    r.hook = r.hook != nullptr ? "the destroy() of its cycle-state value" : nullptr;
-    r.pod_namespace = r.pod_name = r.node = nullptr;  // the pod may be gone by now
-    const PluginCallScope scope(r);
+    if (owner == nullptr) {
+      destroy(value);
+      return;
+    }
+    const PluginCallScope scope(*owner, {"the destroy() of its cycle-state value"});
     destroy(value);
   }
 };
 
-PluginCallRecord owner_of(const std::shared_ptr<void>& value) {
-  const PluginDestroy* d = std::get_deleter<PluginDestroy>(value);
-  return d != nullptr ? d->owner : current_plugin_call();
+// The plugin whose hook is running (the one writing a value).
+const loader::PluginDefinition* running_plugin() {
+  const PluginCallRecord* r = current_plugin_call();
+  return r != nullptr ? r->plugin : nullptr;
+}
+
+const loader::PluginDefinition* owner_of(const std::shared_ptr<void>& value) {
+  return std::get_deleter<PluginDestroy>(value)->owner;  // every value is held this way
 }
 
 }  // namespace
@@ -37,7 +43,7 @@ bool CycleState::write(std::string_view key, void* value, const schedhost_state_
   const schedhost_state_ops_t known = read_ops(ops);
   if (value == nullptr || known.destroy == nullptr) return false;  // nothing we could free
   // From here on, freed exactly once.
-  std::shared_ptr<void> owned(value, PluginDestroy{known.destroy, current_plugin_call()});
+  std::shared_ptr<void> owned(value, PluginDestroy{known.destroy, running_plugin()});
   if (read_only_) return false;
   for (Entry& e : entries_) {
     if (e.key == key) {

@@ -8,7 +8,9 @@
 #include <cstring>
 #include <mutex>
 
+#include "cluster/pod.hpp"
 #include "framework/plugin_call_record.hpp"
+#include "loader/plugin_definition.hpp"
 
 namespace schedhost::framework {
 namespace {
@@ -74,32 +76,34 @@ const char* signal_text(int signal) {
 // "fatal: plugin "X" (FILE, library NAME VERSION) " or "fatal: plugin library FILE ".
 void blame(Line& line, const PluginCallRecord& r) {
   line << "fatal: ";
-  if (r.plugin != nullptr) {
-    line << "plugin \"" << r.plugin << "\" (" << r.file;
-    if (r.library != nullptr && *r.library != '\0') {
-      line << ", library " << r.library;
-      if (r.version != nullptr && *r.version != '\0') line << " " << r.version;
-    }
-    line << ") ";
-  } else {
-    line << "plugin library " << r.file << " ";
+  if (r.plugin == nullptr) {
+    line << "plugin library " << (r.file != nullptr ? r.file->c_str() : "") << " ";
+    return;
   }
+  line << "plugin \"" << r.plugin->name.c_str() << "\" (";
+  if (const loader::LoadedLibrary* lib = r.plugin->library; lib != nullptr) {
+    line << lib->path.c_str();
+    if (!lib->name.empty()) line << ", library " << lib->name.c_str();
+    if (!lib->name.empty() && !lib->version.empty()) line << " " << lib->version.c_str();
+  }
+  line << ") ";
 }
 
 // " in Filter for pod NS/NAME on node N".
 void where(Line& line, const PluginCallRecord& r) {
   line << " in " << r.hook;
-  if (r.pod_name != nullptr) line << " for pod " << r.pod_namespace << "/" << r.pod_name;
-  if (r.node != nullptr) line << " on node " << r.node;
+  if (r.pod != nullptr) {
+    line << " for pod " << r.pod->namespace_name().c_str() << "/" << r.pod->name().c_str();
+  }
+  if (r.node != nullptr) line << " on node " << r.node->c_str();
 }
 
 void on_fatal_signal(int signal, siginfo_t* info, void* /*context*/) {
-  const PluginCallRecord& r = current_plugin_call();
-  if (r.hook != nullptr) {
+  if (const PluginCallRecord* r = current_plugin_call(); r != nullptr) {
     Line line;
-    blame(line, r);
+    blame(line, *r);
     line << "crashed with " << signal_text(signal);
-    where(line, r);
+    where(line, *r);
     line.write_to_stderr();
     struct sigaction fallback {};
     fallback.sa_handler = SIG_DFL;
@@ -119,13 +123,13 @@ void on_fatal_signal(int signal, siginfo_t* info, void* /*context*/) {
 }
 
 void report_exit(const char* what, int status) {
-  const PluginCallRecord& r = current_plugin_call();
-  if (r.hook == nullptr) return;
+  const PluginCallRecord* r = current_plugin_call();
+  if (r == nullptr) return;
   Line line;
-  blame(line, r);
+  blame(line, *r);
   line << "called " << what;
   if (status >= 0) line << "(" << status << ")";
-  where(line, r);
+  where(line, *r);
   line << ": exiting " << kExitPluginExited;
   line.write_to_stderr();
   ::_exit(kExitPluginExited);
@@ -169,9 +173,8 @@ struct SignalStack {
 }  // namespace
 
 void ensure_signal_stack() {
-  thread_local bool checked = false;
-  if (checked) return;
-  checked = true;
+  if (detail::signal_stack_ready) return;
+  detail::signal_stack_ready = true;
   thread_local SignalStack stack;
   stack_t current{};
   if (::sigaltstack(nullptr, &current) != 0 || (current.ss_flags & SS_DISABLE) == 0) return;

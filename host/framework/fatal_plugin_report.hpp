@@ -19,8 +19,4 @@ inline constexpr int kExitPluginExited = 70;
 // before the static destructors the libraries registered while loading.
 void install_fatal_plugin_report();
 
-// Gives this thread an alternate signal stack if it has none, so that a plugin's stack overflow
-// still gets its line. PluginCallScope calls it once per thread.
-void ensure_signal_stack();
-
 }  // namespace schedhost::framework

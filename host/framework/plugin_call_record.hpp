@@ -1,7 +1,8 @@
 // Which plugin code this thread is running, for the one line the host writes if that code
-// crashes or exits (framework/fatal_plugin_report.hpp). Set around every call into a plugin;
-// thread-local and lock-free, so it costs a few stores per call and the signal handler can read
-// it. Only pointers to strings that outlive the call: nothing is copied.
+// crashes or exits (framework/fatal_plugin_report.hpp). Set around every call into a plugin, so
+// it must cost next to nothing: the record is a few pointers on the caller's stack, and a
+// thread-local pointer names the innermost one (no lock, no copy of a string), which the signal
+// handler can read.
 #pragma once
 
 #include <string>
@@ -11,21 +12,17 @@ class Pod;
 }
 
 namespace schedhost::loader {
-struct LoadedLibrary;
 struct PluginDefinition;
 }  // namespace schedhost::loader
 
 namespace schedhost::framework {
 
 struct PluginCallRecord {
-  const char* hook = nullptr;     // "Filter", "init()", ...; nullptr: no plugin code running
-  const char* plugin = nullptr;   // nullptr for a library-wide call (constructors, init())
-  const char* file = nullptr;     // the library's path as found in its plugin directory
-  const char* library = nullptr;  // its name and version, once known
-  const char* version = nullptr;
-  const char* pod_namespace = nullptr;  // the pod and node the hook is given, if any
-  const char* pod_name = nullptr;
-  const char* node = nullptr;
+  const char* hook = nullptr;                        // "Filter", "init()", ...
+  const loader::PluginDefinition* plugin = nullptr;  // nullptr for a library-wide call
+  const std::string* file = nullptr;                 // a library-wide call's library path
+  const cluster::Pod* pod = nullptr;                 // the pod and node the hook is given, if any
+  const std::string* node = nullptr;
 };
 
 // A hook about to be called: its name, and the pod and node it is given, if any.
@@ -35,22 +32,44 @@ struct CallSite {
   const std::string* node = nullptr;
 };
 
-// This thread's record; hook is nullptr outside plugin code.
-const PluginCallRecord& current_plugin_call();
+namespace detail {
+inline thread_local const PluginCallRecord* current_call = nullptr;
+inline thread_local bool signal_stack_ready = false;
+}  // namespace detail
 
-// Marks this thread as inside plugin code for its lifetime, and restores what was there before
-// (a PostFilter plugin's dry runs call Filter plugins from inside PostFilter).
+// Gives this thread an alternate signal stack if it has none (fatal_plugin_report.cpp), so that a
+// plugin's stack overflow still gets its line.
+void ensure_signal_stack();
+
+// The innermost plugin call in progress on this thread; nullptr outside plugin code.
+inline const PluginCallRecord* current_plugin_call() {
+  return detail::current_call;
+}
+
+// Marks this thread as inside plugin code for its lifetime, and then restores the outer call (a
+// PostFilter plugin's dry runs call Filter plugins from inside PostFilter).
 class PluginCallScope {
  public:
-  explicit PluginCallScope(const PluginCallRecord& record);
+  // A library-wide call, or a record kept from earlier (a cycle-state value's owner).
+  explicit PluginCallScope(const PluginCallRecord& record) : record_(record) { enter(); }
   // A hook of a loaded plugin.
-  PluginCallScope(const loader::PluginDefinition& plugin, const CallSite& site);
-  ~PluginCallScope();
+  PluginCallScope(const loader::PluginDefinition& plugin, const CallSite& site)
+      : record_{site.hook, &plugin, nullptr, site.pod, site.node} {
+    enter();
+  }
+  ~PluginCallScope() { detail::current_call = previous_; }
   PluginCallScope(const PluginCallScope&) = delete;
   PluginCallScope& operator=(const PluginCallScope&) = delete;
 
  private:
-  PluginCallRecord saved_;
+  void enter() {
+    if (!detail::signal_stack_ready) ensure_signal_stack();
+    previous_ = detail::current_call;
+    detail::current_call = &record_;
+  }
+
+  PluginCallRecord record_;
+  const PluginCallRecord* previous_ = nullptr;
 };
 
 }  // namespace schedhost::framework

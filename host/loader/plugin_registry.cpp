@@ -23,21 +23,16 @@ namespace fs = std::filesystem;
 namespace {
 
 // A call into a library as a whole (its constructors, init(), deinit()), for the crash line.
-framework::PluginCallRecord library_call(const std::string& path, const char* step,
-                                         const LoadedLibrary* library = nullptr) {
+framework::PluginCallRecord library_call(const std::string& path, const char* step) {
   framework::PluginCallRecord r;
   r.hook = step;
-  r.file = path.c_str();
-  if (library != nullptr) {
-    r.library = library->name.c_str();
-    r.version = library->version.c_str();
-  }
+  r.file = &path;
   return r;
 }
 
 void run_deinit(const LoadedLibrary& library) {
   if (library.deinit == nullptr) return;
-  const framework::PluginCallScope scope(library_call(library.path, "deinit()", &library));
+  const framework::PluginCallScope scope(library_call(library.path, "deinit()"));
   library.deinit();
 }
 

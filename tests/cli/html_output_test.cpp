@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/html_text.hpp"
 #include "support/process.hpp"
 
 // A namespace of its own: the unity build puts this file beside the other cli tests.
@@ -75,8 +76,47 @@ std::map<std::string, Grid> grids(const std::string& html) {
   return out;
 }
 
+// pod -> (plugin, reason) -> nodes, from each pod section's <table class="failures">.
+std::map<std::string, std::map<std::pair<std::string, std::string>, int>> failure_tables(
+    const std::string& html) {
+  std::map<std::string, std::map<std::pair<std::string, std::string>, int>> out;
+  const std::regex section_re(
+      "<section class=\"pod\" id=\"pod-\\d+\" data-pod-entry=\"([^\"]*)\">");
+  const std::regex row_re(
+      "<tr data-plugin=\"([^\"]*)\" data-count=\"(\\d+)\"><td>[^<]*</td><td>([^<]*)</td>");
+  for (std::sregex_iterator p(html.begin(), html.end(), section_re), end; p != end; ++p) {
+    const std::size_t from = static_cast<std::size_t>(p->position());
+    const std::string section = html.substr(from, html.find("</section>", from) - from);
+    const std::size_t table = section.find("<table class=\"failures\">");
+    if (table == std::string::npos) continue;
+    const std::string rows = section.substr(table);
+    for (std::sregex_iterator r(rows.begin(), rows.end(), row_re); r != end; ++r)
+      out[(*p)[1].str()][{(*r)[1].str(), (*r)[3].str()}] = std::stoi((*r)[2].str());
+  }
+  return out;
+}
+
 void expect_same_as_json(const std::string& html, const json& result) {
   const std::map<std::string, Grid> shown = grids(html);
+  const auto failures = failure_tables(html);
+  for (const json& pod : result["pods"]) {
+    std::map<std::pair<std::string, std::string>, int> expected;
+    const json nodes = pod.value("explain", json::object()).value("nodes", json::object());
+    for (const auto& [node, e] : nodes.items()) {
+      const json& f = e["filter"];
+      if (f["code"] == "Success" || f["code"] == "NotEvaluated") continue;
+      for (const json& reason : f.value("reasons", json::array()))
+        ++expected[{cli::html_escape(f.value("plugin", "")),
+                    cli::html_escape(reason.get<std::string>())}];
+    }
+    const std::string name = cli::html_escape(pod["pod"].get<std::string>());
+    if (expected.empty()) {
+      EXPECT_EQ(failures.count(name), 0u) << name;
+    } else {
+      ASSERT_EQ(failures.count(name), 1u) << name;
+      EXPECT_EQ(failures.at(name), expected) << name;
+    }
+  }
   std::size_t pods_with_scores = 0;
   for (const json& pod : result["pods"]) {
     const std::string name = pod["pod"];
@@ -155,6 +195,33 @@ TEST(HtmlOutput, TheSummaryHasEachNodesRequestsAndThePodsPerZone) {
   EXPECT_THAT(html, ::testing::HasSubstr("<tr data-node=\"worker-gpu-3\"><td>worker-gpu-3</td>"
                                          "<td>zone-a</td><td>1</td><td>7500m / 8</td>"));
   EXPECT_THAT(html, ::testing::HasSubstr("<tr data-zone=\"zone-b\"><td>zone-b</td><td>2</td>"));
+}
+
+// Nodes Filter never saw are not failures: they get a line of their own, by why.
+TEST(HtmlOutput, NodesLeftOutByPreFilterAreNotEvaluatedNotFailed) {
+  testing::ScratchDir dir;
+  std::string cluster;
+  for (const char* node : {"node-a", "node-b", "node-c"}) {
+    cluster += std::string("apiVersion: v1\nkind: Node\nmetadata:\n  name: ") + node +
+               "\nstatus:\n  allocatable: {cpu: '4', memory: 8Gi, pods: '110'}\n---\n";
+  }
+  cluster += R"(apiVersion: v1
+kind: Pod
+metadata: {name: pinned, namespace: default}
+spec:
+  containers: [{name: c, image: busybox}]
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchFields: [{key: metadata.name, operator: In, values: [node-b]}]
+)";
+  const std::string html =
+      run_html(kSource + "/configs/default-profile.yaml", dir.write("pinned.yaml", cluster));
+  EXPECT_THAT(html, ::testing::HasSubstr("<p class=\"not-evaluated\" data-count=\"2\">2 node(s) "
+                                         "not evaluated: not in the PreFilter result</p>"));
+  EXPECT_EQ(html.find("<table class=\"failures\">"), std::string::npos);
+  EXPECT_THAT(html, ::testing::HasSubstr("Scheduled</span> on <b data-node=\"node-b\">"));
 }
 
 const std::string kHostile = R"(apiVersion: v1

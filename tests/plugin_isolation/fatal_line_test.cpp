@@ -24,9 +24,9 @@ struct HookFault {
   friend void PrintTo(const HookFault& f, std::ostream* os) { *os << f.fixture; }
 };
 
-const std::string kTwoNodes = testing::isolation_node("node-a") +
-                              testing::isolation_node("node-b") + testing::isolation_pod("web-1");
-const std::string kOneNode = testing::isolation_node("node-a") + testing::isolation_pod("web-1");
+const std::string kTwoNodes =
+    testing::node_yaml("node-a") + testing::node_yaml("node-b") + testing::pod_yaml("web-1");
+const std::string kOneNode = testing::node_yaml("node-a") + testing::pod_yaml("web-1");
 
 class FatalLine : public ::testing::TestWithParam<HookFault> {};
 

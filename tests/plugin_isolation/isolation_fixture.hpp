@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/cluster_yaml.hpp"
 #include "support/fixtures.hpp"
 #include "support/process.hpp"
 
@@ -33,16 +34,6 @@ profiles:
     yaml += "  pluginConfig:\n  - name: Fatal\n    args: {dir: '" + args_dir + "'}\n";
   }
   return yaml;
-}
-
-inline std::string isolation_node(const std::string& name) {
-  return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
-         "\nstatus:\n  allocatable: {cpu: '4', memory: 8Gi, pods: '110'}\n---\n";
-}
-
-inline std::string isolation_pod(const std::string& name) {
-  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
-         "\n  namespace: default\nspec:\n  containers: [{name: c, image: busybox}]\n---\n";
 }
 
 class IsolationDir {

@@ -40,8 +40,8 @@ TEST_P(LoadProbe, EveryCommandRefusesTheLibraryWithOneLine) {
   EXPECT_THAT(listed.out, ::testing::Not(::testing::HasSubstr("Fatal")));
 
   const testing::ProcessResult ran =
-      dir.run(testing::fatal_profile(),
-              testing::isolation_node("node-a") + testing::isolation_pod("web-1"), fault.flags);
+      dir.run(testing::fatal_profile(), testing::node_yaml("node-a") + testing::pod_yaml("web-1"),
+              fault.flags);
   EXPECT_EQ(ran.exit_code, 2) << ran.err;
   EXPECT_EQ(ran.err, line);
   EXPECT_EQ(ran.out, "");
@@ -62,7 +62,7 @@ INSTANTIATE_TEST_SUITE_P(
         LoadFault{"init_crash", "crashed with SIGSEGV in init()", {}}),
     [](const auto& info) { return info.param.fixture; });
 
-TEST(LoadProbeTimeout, IsGivenInSeconds) {
+TEST(LoadProbeTimeout, MustBeAPositiveNumberOfSeconds) {
   IsolationDir dir("filter_crash");
   const testing::ProcessResult listed = dir.plugins({"--plugin-load-timeout", "0"});
   EXPECT_EQ(listed.exit_code, 2);
@@ -70,7 +70,7 @@ TEST(LoadProbeTimeout, IsGivenInSeconds) {
               ::testing::StartsWith("error: --plugin-load-timeout: Value 0 not in range"));
 }
 
-TEST(LoadProbeTimeout, AWellBehavedLibraryIsLoadedAfterItsProbe) {
+TEST(LoadProbe, AWellBehavedLibraryIsLoadedAfterItsProbe) {
   IsolationDir dir("filter_crash");  // crashes only when Filter runs: loading it is fine
   const testing::ProcessResult listed = dir.plugins({"-o", "json"});
   EXPECT_EQ(listed.exit_code, 0) << listed.err;

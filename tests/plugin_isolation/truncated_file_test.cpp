@@ -56,9 +56,8 @@ class TruncatedFile : public ::testing::Test {
     const testing::ProcessResult listed = dir.plugins();
     EXPECT_EQ(listed.exit_code, 2);
     EXPECT_EQ(listed.err, line);
-    const testing::ProcessResult ran =
-        dir.run(testing::fatal_profile(),
-                testing::isolation_node("node-a") + testing::isolation_pod("web-1"));
+    const testing::ProcessResult ran = dir.run(
+        testing::fatal_profile(), testing::node_yaml("node-a") + testing::pod_yaml("web-1"));
     EXPECT_EQ(ran.exit_code, 2);
     EXPECT_EQ(ran.err, line);
     EXPECT_EQ(ran.out, "");
@@ -120,8 +119,8 @@ TEST(TruncatedAfterLoading, TheRunningHostIsNotDisturbed) {
   const std::string config =
       dir.scratch().write("config.yaml", testing::fatal_profile(false, signals));
   const std::string cluster = dir.scratch().write(
-      "cluster.yaml", testing::isolation_node("node-a") + testing::isolation_pod("web-1") +
-                          testing::isolation_pod("web-2"));
+      "cluster.yaml",
+      testing::node_yaml("node-a") + testing::pod_yaml("web-1") + testing::pod_yaml("web-2"));
   const std::string out_path = dir.scratch().file("stdout");
   const std::string err_path = dir.scratch().file("stderr");
   const std::vector<std::string> env = dir.env();

@@ -10,6 +10,7 @@
 #include "config/profile_resolver.hpp"
 #include "loader/plugin_registry.hpp"
 #include "scheduler/scheduler.hpp"
+#include "support/cluster_yaml.hpp"
 #include "support/fixtures.hpp"
 
 namespace schedhost::testing {
@@ -30,19 +31,6 @@ inline std::string profile_with(const std::string& plugins,
          "    bind:\n"
          "      enabled: " +
          bind + "\n" + plugins;
-}
-
-inline std::string node_yaml(const std::string& name) {
-  return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
-         "\nstatus:\n  allocatable: {cpu: '4', memory: 8Gi, pods: '110'}\n---\n";
-}
-
-// A pending pod; extra is YAML appended under metadata (labels, annotations) and spec.
-inline std::string pod_yaml(const std::string& name, const std::string& metadata_extra = "",
-                            const std::string& spec_extra = "") {
-  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  namespace: default\n" +
-         metadata_extra + "spec:\n  containers: [{name: c, image: busybox}]\n" + spec_extra +
-         "---\n";
 }
 
 class SchedulerHarness {
