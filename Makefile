@@ -34,8 +34,10 @@ controlplane:
 test: build controlplane
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
+# configs/ uses the example plugins SamplePlugin and ExampleFilter, built into their own directory.
 run: build
-	$(SCHEDHOST) run --config configs/scheduler-config.yaml --cluster configs/cluster.yaml
+	$(SCHEDHOST) run --config configs/scheduler-config.yaml --cluster configs/cluster.yaml \
+	  --plugin-dir $(BUILD)/lib/schedhost/examples
 
 # Benchmarks build in their own tree, RelWithDebInfo (-O2 as `make` builds, with symbols for
 # perf). QUICK=1: the quick workloads (under a minute) and short micro-benchmark runs.

@@ -6,7 +6,8 @@
 # file names and contents. <dir> must not exist, or be empty. Exit code 2 on bad input.
 set -euo pipefail
 
-usage="usage: new-plugin.sh <Name> <dir> [--lang c|cpp]"
+# Named as it was run: scripts/new-plugin.sh in the source tree, schedhost-new-plugin installed.
+usage="usage: $(basename "$0") <Name> <dir> [--lang c|cpp]"
 fail() {
   echo "error: $1" >&2
   exit 2
@@ -66,10 +67,18 @@ while IFS= read -r -d '' file; do
   fi
 done < <(find "$dir" -type f -print0)
 
+# The SDK prefix for the hint: this script's own install, or (in the source tree) where
+# `make install` would put it, said as such.
+if [[ -f $here/../lib/cmake/schedhost-sdk/schedhost-sdk-config.cmake ]]; then
+  prefix="$(cd "$here/.." && pwd)"
+else
+  prefix="<the prefix of \`cmake --install build --component sdk --prefix DIR\`>"
+fi
+
 cat <<DONE
 created $dir: plugin $name ($lang), library $kebab, target $snake
 next:
-  cmake -S $dir -B $dir/build -DCMAKE_PREFIX_PATH=<SDK prefix> -DCMAKE_BUILD_TYPE=Release
+  cmake -S $dir -B $dir/build -DCMAKE_PREFIX_PATH=$prefix -DCMAKE_BUILD_TYPE=Release
   cmake --build $dir/build && ctest --test-dir $dir/build
   schedhost run --config $dir/config/profile.yaml --cluster $dir/config/cluster.yaml --plugin-dir $dir/build/plugins --explain
 DONE

@@ -1,13 +1,11 @@
-// The plugin name rule, shared by the loader and the profile validation.
+// The plugin name rule, shared by the loader, the profile validation and the SDK's fake host.
 #pragma once
 
-#include <string_view>
+#include <schedhost/detail/library_rules.hpp>
 
 namespace schedhost {
 
-inline constexpr std::string_view kPluginNamePattern = "^[a-zA-Z][a-zA-Z0-9]*$";
-
-// True when name matches ^[a-zA-Z][a-zA-Z0-9]*$ (ASCII only, as upstream's registry expects).
-bool is_valid_plugin_name(std::string_view name);
+using library_rules::is_valid_plugin_name;
+using library_rules::kPluginNamePattern;
 
 }  // namespace schedhost

@@ -16,5 +16,5 @@ class DefaultBinder {
 }  // namespace
 
 SCHEDHOST_LIBRARY("default-binder", "1.0.0",
-                  schedhost::plugin<DefaultBinder>("DefaultBinder",
-                                                   "Binds the pod to the selected node"))
+                  schedhost::plugin<DefaultBinder, schedhost::hook::Bind>(
+                      "DefaultBinder", "Binds the pod to the selected node"))

@@ -434,6 +434,6 @@ class DefaultPreemption {
 }  // namespace
 
 SCHEDHOST_LIBRARY("default-preemption", "1.0.0",
-                  schedhost::plugin<DefaultPreemption>(
+                  schedhost::plugin<DefaultPreemption, schedhost::hook::PostFilter>(
                       "DefaultPreemption",
                       "Evicts lower-priority pods to make room when no node fits (PostFilter)"))

@@ -77,7 +77,7 @@ class ImageLocality {
 }  // namespace
 
 SCHEDHOST_LIBRARY("image-locality", "1.0.0",
-                  schedhost::plugin<ImageLocality>(
+                  schedhost::plugin<ImageLocality, schedhost::hook::Score>(
                       "ImageLocality",
                       "Upstream ImageLocality (v1.28): prefers nodes that already have the pod's "
                       "container images, scaled by how widely each image is spread"))

@@ -873,6 +873,9 @@ class InterPodAffinity {
 }  // namespace
 
 SCHEDHOST_LIBRARY("inter-pod-affinity", "1.0.0",
-                  schedhost::plugin<InterPodAffinity>(
+                  schedhost::plugin<InterPodAffinity, schedhost::hook::PreFilter,
+                                    schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
+                                    schedhost::hook::PreScore, schedhost::hook::Score,
+                                    schedhost::hook::NormalizeScore>(
                       "InterPodAffinity",
                       "Upstream InterPodAffinity: pod (anti-)affinity filter and scoring"))

@@ -21,5 +21,5 @@ class NodeName {
 }  // namespace
 
 SCHEDHOST_LIBRARY("node-name", "1.0.0",
-                  schedhost::plugin<NodeName>("NodeName",
-                                              "Keeps a pod that names a node on that node"))
+                  schedhost::plugin<NodeName, schedhost::hook::Filter>(
+                      "NodeName", "Keeps a pod that names a node on that node"))

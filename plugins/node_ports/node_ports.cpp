@@ -78,6 +78,6 @@ class NodePorts {
 }  // namespace
 
 SCHEDHOST_LIBRARY("node-ports", "1.0.0",
-                  schedhost::plugin<NodePorts>(
+                  schedhost::plugin<NodePorts, schedhost::hook::PreFilter, schedhost::hook::Filter>(
                       "NodePorts",
                       "Keeps pods off nodes where the host ports they ask for are taken"))

@@ -129,7 +129,8 @@ class NodeResourcesBalancedAllocation {
 }  // namespace
 
 SCHEDHOST_LIBRARY("node-resources-balanced-allocation", "1.0.0",
-                  schedhost::plugin<NodeResourcesBalancedAllocation>(
+                  schedhost::plugin<NodeResourcesBalancedAllocation, schedhost::hook::PreScore,
+                                    schedhost::hook::Score>(
                       "NodeResourcesBalancedAllocation",
                       "Upstream NodeResourcesBalancedAllocation (v1.28): prefers nodes whose "
                       "resource usage fractions stay close to each other"))

@@ -25,6 +25,6 @@ class NodeUnschedulable {
 }  // namespace
 
 SCHEDHOST_LIBRARY("node-unschedulable", "1.0.0",
-                  schedhost::plugin<NodeUnschedulable>(
+                  schedhost::plugin<NodeUnschedulable, schedhost::hook::Filter>(
                       "NodeUnschedulable",
                       "Keeps pods off nodes marked unschedulable unless they tolerate it"))

@@ -917,7 +917,10 @@ class PodTopologySpread {
 }  // namespace
 
 SCHEDHOST_LIBRARY("pod-topology-spread", "1.0.0",
-                  schedhost::plugin<PodTopologySpread>(
+                  schedhost::plugin<PodTopologySpread, schedhost::hook::PreFilter,
+                                    schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
+                                    schedhost::hook::PreScore, schedhost::hook::Score,
+                                    schedhost::hook::NormalizeScore>(
                       "PodTopologySpread",
                       "Spreads pods across topology domains (zones, nodes, ...) as their "
                       "topologySpreadConstraints ask"))

@@ -16,5 +16,5 @@ class PrioritySort {
 }  // namespace
 
 SCHEDHOST_LIBRARY("priority-sort", "1.0.0",
-                  schedhost::plugin<PrioritySort>(
+                  schedhost::plugin<PrioritySort, schedhost::hook::QueueSort>(
                       "PrioritySort", "Orders the queue by pod priority, then by arrival time"))

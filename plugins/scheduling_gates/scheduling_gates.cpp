@@ -35,5 +35,5 @@ class SchedulingGates {
 }  // namespace
 
 SCHEDHOST_LIBRARY("scheduling-gates", "1.0.0",
-                  schedhost::plugin<SchedulingGates>(
+                  schedhost::plugin<SchedulingGates, schedhost::hook::PreEnqueue>(
                       "SchedulingGates", "Holds pods back while spec.schedulingGates is not empty"))

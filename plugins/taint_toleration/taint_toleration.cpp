@@ -85,8 +85,10 @@ class TaintToleration {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY("taint-toleration", "1.0.0",
-                  schedhost::plugin<TaintToleration>(
-                      "TaintToleration",
-                      "Keeps pods off nodes with taints they do not tolerate; prefers nodes with "
-                      "fewer untolerated PreferNoSchedule taints"))
+SCHEDHOST_LIBRARY(
+    "taint-toleration", "1.0.0",
+    schedhost::plugin<TaintToleration, schedhost::hook::Filter, schedhost::hook::PreScore,
+                      schedhost::hook::Score, schedhost::hook::NormalizeScore>(
+        "TaintToleration",
+        "Keeps pods off nodes with taints they do not tolerate; prefers nodes with "
+        "fewer untolerated PreferNoSchedule taints"))

@@ -4,6 +4,8 @@
 #  - a MODULE library (dlopen-only) named <target>.so;
 #  - hidden visibility and a version script, so the entry function is the only exported symbol
 #    and two plugins' internal functions never interpose on each other;
+#  - --require-defined of the entry function: a library without SCHEDHOST_LIBRARY (or, in C,
+#    without schedhost_plugin_library_v1) is a link error, not a load error in the cluster;
 #  - -Wl,-z,defs: every symbol resolves at link time, the plugin imports nothing from the host;
 #  - -fno-gnu-unique: no STB_GNU_UNIQUE symbols that would pin the library or share state;
 #  - static libstdc++/libgcc: nothing C++ crosses the ABI, and the .so then runs on hosts with an
@@ -29,7 +31,8 @@ function(schedhost_add_plugin target)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
   endif()
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-gnu-unique>)
-  target_link_options(${target} PRIVATE "-Wl,--version-script=${SCHEDHOST_PLUGIN_VERSION_SCRIPT}")
+  target_link_options(${target} PRIVATE "-Wl,--version-script=${SCHEDHOST_PLUGIN_VERSION_SCRIPT}"
+                      "-Wl,--require-defined=schedhost_plugin_library_v1")
   # Sanitizer runtimes live in the host executable, so a sanitized plugin has undefined
   # references by design; -z defs and a static C++ runtime only apply to normal builds.
   if(NOT SCHEDHOST_SANITIZE)

@@ -18,9 +18,10 @@ namespace {
 const std::string kSource = SCHEDHOST_SOURCE_DIR;
 
 TEST(ConfigsExample, ExplainJsonMatchesTheGoldenFile) {
-  const auto r = testing::run_schedhost(
-      {"run", "--config", kSource + "/configs/scheduler-config.yaml", "--cluster",
-       kSource + "/configs/cluster.yaml", "-o", "json", "--explain"});
+  const auto r =
+      testing::run_schedhost({"run", "--config", kSource + "/configs/scheduler-config.yaml",
+                              "--cluster", kSource + "/configs/cluster.yaml", "-o", "json",
+                              "--explain", "--plugin-dir", testing::example_plugin_dir()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto golden =
       nlohmann::json::parse(testing::read_file(kSource + "/tests/cli/golden/configs-explain.json"));
@@ -30,7 +31,8 @@ TEST(ConfigsExample, ExplainJsonMatchesTheGoldenFile) {
 TEST(ConfigsExample, EveryPendingPodAppearsExactlyOnce) {
   const auto r =
       testing::run_schedhost({"run", "--config", kSource + "/configs/scheduler-config.yaml",
-                              "--cluster", kSource + "/configs/cluster.yaml", "-o", "json"});
+                              "--cluster", kSource + "/configs/cluster.yaml", "-o", "json",
+                              "--plugin-dir", testing::example_plugin_dir()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto json = nlohmann::json::parse(r.out);
   std::multiset<std::string> pods;

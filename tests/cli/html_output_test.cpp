@@ -154,8 +154,9 @@ void expect_same_as_json(const std::string& html, const json& result) {
 }
 
 json run_json(const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args{"run",    "--config", kConfig, "--cluster",
-                                kCluster, "-o",       "json",  "--explain"};
+  std::vector<std::string> args{
+      "run", "--config", kConfig,     "--cluster",    kCluster,
+      "-o",  "json",     "--explain", "--plugin-dir", testing::example_plugin_dir()};
   args.insert(args.end(), extra.begin(), extra.end());
   const ProcessResult r = run_schedhost(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -164,7 +165,10 @@ json run_json(const std::vector<std::string>& extra = {}) {
 
 std::string run_html(const std::string& config, const std::string& cluster,
                      const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args{"run", "--config", config, "--cluster", cluster, "-o", "html"};
+  // configs/scheduler-config.yaml uses the example plugins.
+  std::vector<std::string> args{"run",       "--config",     config,
+                                "--cluster", cluster,        "-o",
+                                "html",      "--plugin-dir", testing::example_plugin_dir()};
   args.insert(args.end(), extra.begin(), extra.end());
   const ProcessResult r = run_schedhost(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -18,6 +18,24 @@ using testing::loader_fixture;
 using testing::run_schedhost;
 using testing::ScratchDir;
 
+// The example plugins are not built-ins: they take no name in the built-in directory and are
+// listed from their own directory, which configs/ and `make run` name with --plugin-dir.
+TEST(PluginsCommand, TheExamplesLiveInTheirOwnDirectory) {
+  const auto r =
+      run_schedhost({"plugins", "--plugin-dir", testing::example_plugin_dir(), "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> where;  // plugin name -> "builtin" or "examples"
+  for (const auto& p : nlohmann::json::parse(r.out)["plugins"]) {
+    const std::string file = p["file"];
+    where[p["name"]] = file.rfind(testing::builtin_plugin_dir() + "/", 0) == 0   ? "builtin"
+                       : file.rfind(testing::example_plugin_dir() + "/", 0) == 0 ? "examples"
+                                                                                 : file;
+  }
+  EXPECT_EQ(where["NodeName"], "builtin");
+  for (const char* example : {"SamplePlugin", "ExampleFilter", "Coscheduling", "LoadAware"})
+    EXPECT_EQ(where[example], "examples") << example;
+}
+
 TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
   ScratchDir empty;  // as a --plugin-dir: only the built-ins remain
   const auto r = run_schedhost({"plugins", "--plugin-dir", empty.path(), "-o", "json"});
@@ -38,7 +56,6 @@ TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
       (std::map<std::string, Points>{
           {"DefaultBinder", Points{"Bind"}},
           {"DefaultPreemption", Points{"PostFilter"}},
-          {"ExampleFilter", Points{"Filter"}},
           {"ImageLocality", Points{"Score"}},
           {"InterPodAffinity", Points{"PreFilter", "PreFilterExtensions", "Filter", "PreScore",
                                       "Score", "NormalizeScore"}},
@@ -51,7 +68,6 @@ TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
           {"PodTopologySpread", Points{"PreFilter", "PreFilterExtensions", "Filter", "PreScore",
                                        "Score", "NormalizeScore"}},
           {"PrioritySort", Points{"QueueSort"}},
-          {"SamplePlugin", Points{"Filter", "Score"}},
           {"SchedulingGates", Points{"PreEnqueue"}},
           {"TaintToleration", Points{"Filter", "PreScore", "Score", "NormalizeScore"}},
       }));

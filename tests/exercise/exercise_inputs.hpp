@@ -21,6 +21,8 @@ struct ExerciseInputs {
     plugins.copy_in(cycle_plugins_library(), "cycle_plugins.so");
     plugins.copy_in(wrapper_fixture_library(), "wrapper_fixture.so");
     plugins.copy_in(staged_library(), "staged_plugin.so");
+    plugins.copy_in(example_plugin_dir() + "/sample_plugin.so", "sample_plugin.so");
+    plugins.copy_in(example_plugin_dir() + "/example_filter.so", "example_filter.so");
   }
 
   // exercise --plugin NAME --pod POD --cluster CLUSTER --plugin-dir PLUGINS, then extra.

@@ -53,8 +53,8 @@ constexpr const char* kMissingLabel =
 class PluginExerciser : public ::testing::Test {
  protected:
   PluginExerciser() {
-    registry_.load_file(testing::builtin_plugin_dir() + "/sample_plugin.so");
-    registry_.load_file(testing::builtin_plugin_dir() + "/example_filter.so");
+    registry_.load_file(testing::example_plugin_dir() + "/sample_plugin.so");
+    registry_.load_file(testing::example_plugin_dir() + "/example_filter.so");
     registry_.load_file(testing::cycle_plugins_library());
     registry_.load_file(testing::wrapper_fixture_library());
     registry_.load_file(testing::staged_library());

@@ -37,11 +37,12 @@ std::string example(const std::string& file) {
   return std::string(SCHEDHOST_SOURCE_DIR) + "/configs/" + file;
 }
 
-// Every plugin in the built-in plugin directory, by name.
+// Every plugin in the built-in plugin directory and the examples one (as `make run` loads them).
 class InstalledPlugins {
  public:
   InstalledPlugins() {
-    registry_.load_directories({{testing::builtin_plugin_dir(), true}});
+    registry_.load_directories(
+        {{testing::builtin_plugin_dir(), true}, {testing::example_plugin_dir(), false}});
     for (const auto& failure : registry_.failures())
       ADD_FAILURE() << failure.path << ": " << failure.message;
     for (const loader::PluginDefinition* def : registry_.plugins())

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,8 +33,11 @@ struct Outcome {
   std::int64_t score = -1;
 };
 
-inline std::string builtin_plugin(const std::string& file) {
-  return builtin_plugin_dir() + "/" + file;
+// A plugin library the build made: a built-in (node_affinity.so), else an example
+// (sample_plugin.so).
+inline std::string built_plugin(const std::string& file) {
+  const std::string builtin = builtin_plugin_dir() + "/" + file;
+  return std::filesystem::exists(builtin) ? builtin : example_plugin_dir() + "/" + file;
 }
 
 // A Node as kubectl prints it: labels and status.allocatable (quantities as strings).
@@ -67,9 +71,9 @@ inline std::shared_ptr<const cluster::Pod> make_pod(const std::string& namespace
 
 class PluginHarness {
  public:
-  // Loads one built-in plugin library (e.g. "sample_plugin.so"); fails the test if it is refused.
+  // Loads one plugin library the build made (e.g. "node_name.so"); fails the test if it is refused.
   explicit PluginHarness(const std::string& file) {
-    registry_.load_file(builtin_plugin(file));
+    registry_.load_file(built_plugin(file));
     for (const auto& failure : registry_.failures())
       ADD_FAILURE() << failure.path << ": " << failure.message;
   }

@@ -11,6 +11,12 @@
 #        pkg_config_c    the C template built with plain cc and pkg-config, no CMake
 #        package_version find_package(schedhost-sdk 1) works, 2 is refused
 #        bad_name        new-plugin.sh refuses a bad name with one line and exit code 2
+#        missing_entry   a library without its entry function fails to link, with pkg-config's
+#                        flags and with schedhost_add_plugin, naming the symbol
+#        misspelt_hook   a plugin declared with hook::Filter whose method is `filter` fails to
+#                        compile with the SDK's message, in a CMake project on the prefix
+#        pc_and_guide    every row of docs/plugin-guide.md's pkg-config table is what the
+#                        installed .pc says; it requires nlohmann_json
 #        example_out_of_tree  plugins/examples/load_aware built on its own against the prefix
 #                        decides exactly as the in-tree build does
 set -euo pipefail
@@ -81,8 +87,15 @@ case "$case_name" in
     ;;
   new_plugin_c)
     install_sdk
-    "$tmp/prefix/bin/schedhost-new-plugin" GPUPool "$tmp/project" --lang c >/dev/null
+    "$tmp/prefix/bin/schedhost-new-plugin" GPUPool "$tmp/project" --lang c >"$tmp/out"
     [[ -f $tmp/project/src/gpu_pool.c ]] || fail "no src/gpu_pool.c"
+    # The hint names this install's prefix, and the usage the installed script's name.
+    grep -qF -- "-DCMAKE_PREFIX_PATH=$tmp/prefix -DCMAKE_BUILD_TYPE=Release" "$tmp/out" ||
+      { cat "$tmp/out"; fail "the next: hint does not name the prefix"; }
+    status=0
+    "$tmp/prefix/bin/schedhost-new-plugin" 2>"$tmp/err" || status=$?
+    [[ $status == 2 && $(cat "$tmp/err") == "error: a plugin name and a directory are required; usage: schedhost-new-plugin <Name> <dir> [--lang c|cpp]" ]] ||
+      fail "usage (exit $status): $(cat "$tmp/err")"
     build_project "$tmp/project"
     check_exports "$tmp/project/build/plugins/gpu_pool.so"
     run_host "$tmp/project/config" "$tmp/project/build/plugins"
@@ -147,6 +160,90 @@ case "$case_name" in
     expected='error: plugin "Sample_Plugin" is not a valid name: must match ^[a-zA-Z][a-zA-Z0-9]*$'
     [[ $(cat "$tmp/err") == "$expected" ]] || fail "stderr: $(cat "$tmp/err")"
     [[ ! -s $tmp/out && ! -e $tmp/project ]] || fail "output or a project was created"
+    ;;
+  missing_entry)
+    install_sdk
+    export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
+    mkdir -p "$tmp/project/src"
+    # A filter with its vtable and descriptors, but no schedhost_plugin_library_v1.
+    sed '/SCHEDHOST_EXPORT const schedhost_library_t\* schedhost_plugin_library_v1/,$d' \
+      "$src/sdk/template/c/src/node_label_filter.c" >"$tmp/project/src/no_entry.c"
+    printf '%s\n' 'static const void* keep = &library;' 'const void* no_entry_keep(void) { return keep; }' \
+      >>"$tmp/project/src/no_entry.c"
+    expected="required symbol \`schedhost_plugin_library_v1' not defined"
+    status=0
+    # shellcheck disable=SC2046 # the flags are meant to be split
+    "${CC:-cc}" -std=c99 $(pkg-config --cflags schedhost-sdk) $(pkg-config --variable=plugin_cflags schedhost-sdk) \
+      -o "$tmp/no_entry.so" "$tmp/project/src/no_entry.c" \
+      $(pkg-config --variable=plugin_ldflags schedhost-sdk) 2>"$tmp/err" || status=$?
+    [[ $status != 0 ]] || fail "a library without its entry function linked (pkg-config flags)"
+    grep -qF "$expected" "$tmp/err" || { cat "$tmp/err"; fail "pkg-config link error"; }
+    printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(no_entry C)' \
+      'find_package(schedhost-sdk 1 CONFIG REQUIRED)' \
+      'schedhost_add_plugin(no_entry SOURCES src/no_entry.c)' >"$tmp/project/CMakeLists.txt"
+    cmake -S "$tmp/project" -B "$tmp/project/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+      -DCMAKE_C_COMPILER="${CC:-cc}" >"$tmp/configure.log" 2>&1 ||
+      { cat "$tmp/configure.log"; fail "configure"; }
+    if cmake --build "$tmp/project/build" >"$tmp/build.log" 2>&1; then
+      fail "a library without its entry function linked (schedhost_add_plugin)"
+    fi
+    grep -qF "$expected" "$tmp/build.log" || { cat "$tmp/build.log"; fail "CMake link error"; }
+    ;;
+  misspelt_hook)
+    install_sdk
+    mkdir -p "$tmp/project"
+    cat >"$tmp/project/misspelt.cpp" <<'CPP'
+#include <schedhost/plugin.hpp>
+class Misspelt {
+ public:
+  schedhost::Status filter(schedhost::Context&, const schedhost::CycleState&, const schedhost::Pod&,
+                           const schedhost::NodeInfo&) const {
+    return {};
+  }
+};
+SCHEDHOST_LIBRARY("misspelt", "1.0.0",
+                  schedhost::plugin<Misspelt, schedhost::hook::Filter>("Misspelt", "typo"))
+CPP
+    printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(misspelt CXX)' \
+      'find_package(schedhost-sdk 1 CONFIG REQUIRED)' \
+      'schedhost_add_plugin(misspelt SOURCES misspelt.cpp)' >"$tmp/project/CMakeLists.txt"
+    cmake -S "$tmp/project" -B "$tmp/project/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+      -DCMAKE_CXX_COMPILER="${CXX:-c++}" >"$tmp/configure.log" 2>&1 ||
+      { cat "$tmp/configure.log"; fail "configure"; }
+    if cmake --build "$tmp/project/build" >"$tmp/build.log" 2>&1; then
+      fail "a plugin declared with hook::Filter but without Filter compiled"
+    fi
+    grep -qF "the plugin is declared with hook::Filter but its class has no method Status Filter(Context&, const CycleState&, const Pod&, const NodeInfo&) (misspelt, or another signature?)" \
+      "$tmp/build.log" || { cat "$tmp/build.log"; fail "no SDK message for the misspelt hook"; }
+    # The same class, spelt right, builds.
+    sed -i 's/Status filter(/Status Filter(/' "$tmp/project/misspelt.cpp"
+    cmake --build "$tmp/project/build" >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "fixed build"; }
+    ;;
+  pc_and_guide)
+    install_sdk
+    export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
+    pc() { pkg-config "$@" schedhost-sdk; }
+    [[ $(pc --print-requires) == "nlohmann_json >= 3.9" ]] || fail "Requires: $(pc --print-requires)"
+    prefix="$(pc --variable=prefix)"
+    rows=0
+    while IFS='|' read -r _ name value _; do
+      name="$(sed -E 's/^ *`?//; s/`? *$//' <<<"$name")"
+      value="$(sed -E 's/^ *`//; s/` *$//' <<<"$value")"
+      case "$name" in
+        plugin_cflags | plugin_cxxflags | plugin_ldflags | version_script)
+          want="$(pc --variable="$name")"
+          want="${want//$(pc --variable=version_script)/<version_script>}"
+          [[ $name == version_script ]] && want="$(pc --variable=version_script)"
+          value="${value//<prefix>/$prefix}"
+          [[ $value == "$want" ]] || fail "guide says $name is '$value', the .pc says '$want'"
+          rows=$((rows + 1)) ;;
+        'abi_major`, `abi_minor')
+          [[ $value == "$(pc --variable=abi_major)\`, \`$(pc --variable=abi_minor)" ]] ||
+            fail "guide says abi_major, abi_minor are '$value'"
+          rows=$((rows + 1)) ;;
+      esac
+    done <"$src/docs/plugin-guide.md"
+    [[ $rows == 5 ]] || fail "found $rows rows of the pkg-config table in the guide, expected 5"
     ;;
   *)
     fail "unknown case $case_name"

@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -63,9 +65,83 @@ std::string load_error(const schedhost_library_t& lib) {
 }
 
 TEST(FakeHostChecks, RefusesAnotherMajorOrANewerMinor) {
-  EXPECT_EQ(load_error(library(2, 0)), "built for plugin ABI 2.0, this host has ABI 1.2");
-  EXPECT_EQ(load_error(library(1, 5)), "needs plugin ABI 1.5 or newer, this host has ABI 1.2");
+  EXPECT_EQ(load_error(library(2, 0)),
+            "built for plugin ABI 2.0, this host has ABI 1.2: rebuild the plugin with the 1.x SDK");
+  EXPECT_EQ(load_error(library(1, 5)),
+            "needs plugin ABI 1.5 or newer, this host has ABI 1.2: upgrade schedhost, or rebuild "
+            "the plugin for ABI 1.2");
   EXPECT_EQ(load_error(library(1, 0)), "");
+}
+
+// A library of the given plugins (descriptors built from a name and a vtable).
+struct TestLibrary {
+  std::vector<schedhost_plugin_descriptor_t> descriptors;
+  std::vector<const schedhost_plugin_descriptor_t*> pointers;
+  schedhost_library_t lib{};
+
+  TestLibrary(
+      std::initializer_list<std::pair<const char*, const schedhost_plugin_vtable_t*>> plugins) {
+    for (const auto& [name, vtable] : plugins)
+      descriptors.push_back({sizeof(schedhost_plugin_descriptor_t), name, "", vtable});
+    for (const auto& d : descriptors)
+      pointers.push_back(&d);
+    lib = library(1, 0);
+    lib.plugin_count = static_cast<std::uint32_t>(pointers.size());
+    lib.plugins = pointers.data();
+  }
+};
+
+schedhost_code_t tiny_hook(void*, schedhost_call_t*, schedhost_cycle_state_t*,
+                           const schedhost_pod_t*, const schedhost_pod_t*,
+                           const schedhost_node_t*) {
+  return SCHEDHOST_SUCCESS;
+}
+schedhost_code_t tiny_normalize(void*, schedhost_call_t*, const schedhost_cycle_state_t*,
+                                const schedhost_pod_t*, schedhost_node_score_t*, size_t) {
+  return SCHEDHOST_SUCCESS;
+}
+void tiny_unreserve(void*, schedhost_call_t*, schedhost_cycle_state_t*, const schedhost_pod_t*,
+                    schedhost_str_t) {}
+
+// The host's loader refuses each of these libraries with exactly this message; so must the
+// fake host, so that the author's unit test fails before the cluster does.
+TEST(FakeHostChecks, RefusesWhatTheLoaderRefusesWithItsMessage) {
+  EXPECT_EQ(load_error(TestLibrary({{"my-filter", &kVtable}}).lib),
+            "plugin \"my-filter\" is not a valid name: must match ^[a-zA-Z][a-zA-Z0-9]*$");
+  EXPECT_EQ(load_error(TestLibrary({{"9Lives", &kVtable}}).lib),
+            "plugin \"9Lives\" is not a valid name: must match ^[a-zA-Z][a-zA-Z0-9]*$");
+  EXPECT_EQ(load_error(TestLibrary({{"Tiny", &kVtable}, {"Tiny", &kVtable}}).lib),
+            "plugin \"Tiny\" is defined twice in this library");
+  EXPECT_EQ(load_error(TestLibrary({}).lib), "library \"tiny\" contains no plugins");
+
+  schedhost_plugin_vtable_t no_hooks = tiny_vtable();
+  no_hooks.filter = nullptr;
+  EXPECT_EQ(load_error(TestLibrary({{"Tiny", &no_hooks}}).lib),
+            "plugin \"Tiny\" implements no extension point");
+
+  schedhost_plugin_vtable_t add_pod_alone = tiny_vtable();
+  add_pod_alone.add_pod = &tiny_hook;
+  add_pod_alone.remove_pod = &tiny_hook;
+  EXPECT_EQ(load_error(TestLibrary({{"Tiny", &add_pod_alone}}).lib),
+            "plugin \"Tiny\" implements AddPod/RemovePod without PreFilter and both of them: they "
+            "extend PreFilter and come as a pair");
+
+  schedhost_plugin_vtable_t normalize_alone = tiny_vtable();
+  normalize_alone.normalize_score = &tiny_normalize;
+  EXPECT_EQ(load_error(TestLibrary({{"Tiny", &normalize_alone}}).lib),
+            "plugin \"Tiny\" implements NormalizeScore without Score: add Score or drop "
+            "NormalizeScore");
+
+  schedhost_plugin_vtable_t unreserve_alone = tiny_vtable();
+  unreserve_alone.unreserve = &tiny_unreserve;
+  EXPECT_EQ(load_error(TestLibrary({{"Tiny", &unreserve_alone}}).lib),
+            "plugin \"Tiny\" implements Unreserve without Reserve: add Reserve or drop Unreserve");
+
+  schedhost_plugin_vtable_t short_table = tiny_vtable();
+  short_table.struct_size = 64;
+  EXPECT_EQ(load_error(TestLibrary({{"Tiny", &short_table}}).lib),
+            "plugin \"Tiny\": schedhost_plugin_vtable_t is 64 bytes, smaller than the 160 bytes "
+            "of ABI 1.0: the library is corrupt or not built with the schedhost SDK");
 }
 
 TEST(FakeHostChecks, AHookThePluginLacksIsALogicError) {

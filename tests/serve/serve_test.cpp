@@ -54,10 +54,11 @@ TEST(Serve, BindsWhatRunBindsOnTheConfigsExample) {
   // The example's pending pods have increasing creation times in file order: created a little
   // over a second apart, the API server's times keep that order.
   apply_cluster(client, cluster, std::chrono::milliseconds(1050));
-  const auto want = run_decisions(config, cluster);
+  const std::vector<std::string> examples = {"--plugin-dir", testing::example_plugin_dir()};
+  const auto want = run_decisions(config, cluster, examples);
   ASSERT_FALSE(want.empty());
 
-  ServeProcess serve(*plane, config);
+  ServeProcess serve(*plane, config, examples);
   expect_same_decisions(client, want, serve);
   const int status = stop_and_wait(serve);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << "\n" << serve.log();

@@ -18,6 +18,11 @@ inline std::string builtin_plugin_dir() {
   return std::string(SCHEDHOST_BINARY_DIR) + "/lib/schedhost/plugins";
 }
 
+// The example plugins (SamplePlugin, ExampleFilter, ...): configs/ needs this as a --plugin-dir.
+inline std::string example_plugin_dir() {
+  return std::string(SCHEDHOST_BINARY_DIR) + "/lib/schedhost/examples";
+}
+
 inline std::string schedhost_binary() {
   return std::string(SCHEDHOST_BINARY_DIR) + "/bin/schedhost";
 }

@@ -248,7 +248,9 @@ class Coscheduling {
 }  // namespace
 
 SCHEDHOST_LIBRARY("coscheduling", "1.0.0",
-                  schedhost::plugin<Coscheduling>(
+                  schedhost::plugin<Coscheduling, schedhost::hook::PreFilter,
+                                    schedhost::hook::PostFilter, schedhost::hook::Reserve,
+                                    schedhost::hook::Unreserve, schedhost::hook::Permit>(
                       "Coscheduling",
                       "Example: gang scheduling; a pod group's members wait at Permit until "
                       "min-available of them are placed, then all go (all or nothing)"))

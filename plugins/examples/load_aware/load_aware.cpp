@@ -228,8 +228,9 @@ class LoadAware {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY(
-    "load-aware", "1.0.0",
-    schedhost::plugin<LoadAware>("LoadAware",
-                                 "Example: prefers nodes with low measured cpu/memory utilisation "
-                                 "(node annotations), else low requests"))
+SCHEDHOST_LIBRARY("load-aware", "1.0.0",
+                  schedhost::plugin<LoadAware, schedhost::hook::Score, schedhost::hook::Reserve,
+                                    schedhost::hook::Unreserve>(
+                      "LoadAware",
+                      "Example: prefers nodes with low measured cpu/memory utilisation "
+                      "(node annotations), else low requests"))

@@ -165,7 +165,7 @@ class SamplePlugin {
 }  // namespace
 
 SCHEDHOST_LIBRARY("sample-plugin", "1.0.0",
-                  schedhost::plugin<SamplePlugin>(
+                  schedhost::plugin<SamplePlugin, schedhost::hook::Filter, schedhost::hook::Score>(
                       "SamplePlugin",
                       "Sample: keeps pods on gpu-type=nvidia nodes with a free nvidia.com/gpu; "
                       "prefers idle CPU, +20 in whitelisted zones for prod pods"))

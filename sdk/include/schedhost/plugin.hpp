@@ -6,12 +6,15 @@
 //     schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&,
 //                              const schedhost::Pod& pod, const schedhost::NodeInfo& node);
 //   };
-//   SCHEDHOST_LIBRARY("gpu-plugins", "1.0.0", schedhost::plugin<GpuFilter>("GpuFilter", "..."));
+//   SCHEDHOST_LIBRARY("gpu-plugins", "1.0.0",
+//                     schedhost::plugin<GpuFilter, schedhost::hook::Filter>("GpuFilter", "..."));
 //
 // A class implements an extension point by having the method named after it, with the signature
 // listed in detail/hooks.hpp; only the methods it has are registered (no virtual functions, no
-// no-op calls). A misspelt signature is a compile error, not a silently missing hook. Every hook
-// runs behind a noexcept barrier: an exception becomes an Error status carrying what().
+// no-op calls). The schedhost::hook:: tags after the class state which extension points it
+// implements: a listed hook that is missing, misspelt (`filter`, `Filters`) or mistyped, or a hook
+// method that is not listed, fails the build. Every hook runs behind a noexcept barrier: an
+// exception becomes an Error status carrying what().
 //
 // Constructors: T(const nlohmann::json& args, const schedhost::Host&), T(const nlohmann::json&)
 // or T(). Args arrive as the JSON of pluginConfig[].args ({} when absent); a T() plugin refuses
@@ -40,8 +43,13 @@ struct PluginSpec {
   const schedhost_plugin_vtable_t* vtable;
 };
 
-template <class T>
+// plugin<T>("Name", "description"): the hooks are T's methods, whatever they are.
+// plugin<T, hook::Filter, hook::Score>(...): the hooks are stated, and the build fails when T's
+// methods do not match the list exactly (a misspelt or mistyped hook, or one not listed), as
+// Go's `var _ framework.FilterPlugin = &T{}` does. Prefer this form.
+template <class T, class... Hooks>
 PluginSpec plugin(const char* name, const char* description) {
+  if constexpr (sizeof...(Hooks) > 0) static_assert(detail::check_declared_hooks<T, Hooks...>());
   return {name, description, &detail::kVtable<T>};
 }
 

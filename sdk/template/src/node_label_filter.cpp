@@ -83,7 +83,7 @@ class NodeLabelFilter {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY("node-label-filter", "0.1.0",
-                  schedhost::plugin<NodeLabelFilter>(
-                      "NodeLabelFilter",
-                      "Keeps pods on nodes with a required label; prefers a numeric label"))
+SCHEDHOST_LIBRARY(
+    "node-label-filter", "0.1.0",
+    schedhost::plugin<NodeLabelFilter, schedhost::hook::Filter, schedhost::hook::Score>(
+        "NodeLabelFilter", "Keeps pods on nodes with a required label; prefers a numeric label"))

@@ -204,6 +204,122 @@ SCHEDHOST_DETAIL_HOOK_TRAIT(PostBind, void, lvalue<Context>(), lvalue<CycleState
                             lvalue<const Pod>(), std::string_view())
 #undef SCHEDHOST_DETAIL_HOOK_TRAIT
 
+}  // namespace detail
+
+// Tags naming the extension points, for the hook list a plugin is declared with:
+//   schedhost::plugin<GpuFilter, schedhost::hook::Filter, schedhost::hook::Score>("GpuFilter",
+//   "...")
+// Named as `schedhost plugins` lists them. QueueSort is the method Less; PreFilterExtensions is the
+// pair AddPod and RemovePod.
+namespace hook {
+struct PreEnqueue {};
+struct QueueSort {};
+struct PreFilter {};
+struct PreFilterExtensions {};
+struct Filter {};
+struct PostFilter {};
+struct PreScore {};
+struct Score {};
+struct NormalizeScore {};
+struct Reserve {};
+struct Unreserve {};
+struct Permit {};
+struct PreBind {};
+struct Bind {};
+struct PostBind {};
+}  // namespace hook
+
+namespace detail {
+
+template <class Tag, class... Declared>
+inline constexpr bool is_declared = (std::is_same_v<Tag, Declared> || ...);
+
+// One check per extension point, both ways: a declared hook must have its method with the exact
+// signature (a misspelt `filter` or `Filters` fails here), and a method that is a hook must be
+// declared (so the list is the whole truth about what the plugin does).
+#define SCHEDHOST_DETAIL_DECLARED_HOOK(Tag, Implemented, Signature) \
+  SCHEDHOST_DETAIL_DECLARED_HOOK_2(Tag, Implemented, Implemented, Signature)
+#define SCHEDHOST_DETAIL_DECLARED_HOOK_2(Tag, Implemented, Started, Signature)                     \
+  template <class T, class... Declared>                                                            \
+  constexpr bool check_declared_##Tag() {                                                          \
+    static_assert(!is_declared<hook::Tag, Declared...> || (Implemented),                           \
+                  "the plugin is declared with hook::" #Tag                                        \
+                  " but its class has no method " Signature " (misspelt, or another signature?)"); \
+    static_assert(is_declared<hook::Tag, Declared...> || !(Started),                               \
+                  "the plugin class implements " #Tag " but hook::" #Tag                           \
+                  " is not in the hooks it is declared with: add it to schedhost::plugin<...>");   \
+    return true;                                                                                   \
+  }
+
+SCHEDHOST_DETAIL_DECLARED_HOOK(PreEnqueue, has_PreEnqueue<T>::value,
+                               "Status PreEnqueue(Context&, const Pod&)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(QueueSort, has_Less<T>::value,
+                               "bool Less(const QueuedPod&, const QueuedPod&)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(PreFilter, has_PreFilter<T>::value,
+                               "Status PreFilter(Context&, CycleState&, const Pod&, "
+                               "PreFilterResult&)")
+SCHEDHOST_DETAIL_DECLARED_HOOK_2(PreFilterExtensions,
+                                 (has_AddPod<T>::value && has_RemovePod<T>::value),
+                                 (has_AddPod<T>::value || has_RemovePod<T>::value),
+                                 "Status AddPod(Context&, CycleState&, const Pod&, const Pod&, "
+                                 "const NodeInfo&) and RemovePod with the same arguments")
+SCHEDHOST_DETAIL_DECLARED_HOOK(Filter, has_Filter<T>::value,
+                               "Status Filter(Context&, const CycleState&, const Pod&, "
+                               "const NodeInfo&)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(PostFilter, has_PostFilter<T>::value,
+                               "Status PostFilter(Context&, CycleState&, const Pod&, "
+                               "const NodeStatusList&, PostFilterResult&)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(
+    PreScore, has_PreScore<T>::value,
+    "Status PreScore(Context&, CycleState&, const Pod&, const NodeList&)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(Score, has_Score<T>::value,
+                               "Status Score(Context&, const CycleState&, const Pod&, "
+                               "const NodeInfo&, int64_t&)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(NormalizeScore, has_NormalizeScore<T>::value,
+                               "Status NormalizeScore(Context&, const CycleState&, const Pod&, "
+                               "NodeScoreList&)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(
+    Reserve, has_Reserve<T>::value,
+    "Status Reserve(Context&, CycleState&, const Pod&, std::string_view)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(
+    Unreserve, has_Unreserve<T>::value,
+    "void Unreserve(Context&, CycleState&, const Pod&, std::string_view)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(Permit, has_Permit<T>::value,
+                               "Status Permit(Context&, CycleState&, const Pod&, std::string_view, "
+                               "std::chrono::milliseconds&)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(
+    PreBind, has_PreBind<T>::value,
+    "Status PreBind(Context&, CycleState&, const Pod&, std::string_view)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(Bind, has_Bind<T>::value,
+                               "Status Bind(Context&, CycleState&, const Pod&, std::string_view)")
+SCHEDHOST_DETAIL_DECLARED_HOOK(PostBind, has_PostBind<T>::value,
+                               "void PostBind(Context&, CycleState&, const Pod&, std::string_view)")
+#undef SCHEDHOST_DETAIL_DECLARED_HOOK
+#undef SCHEDHOST_DETAIL_DECLARED_HOOK_2
+
+template <class Tag>
+inline constexpr bool is_hook_tag =
+    is_declared<Tag, hook::PreEnqueue, hook::QueueSort, hook::PreFilter, hook::PreFilterExtensions,
+                hook::Filter, hook::PostFilter, hook::PreScore, hook::Score, hook::NormalizeScore,
+                hook::Reserve, hook::Unreserve, hook::Permit, hook::PreBind, hook::Bind,
+                hook::PostBind>;
+
+// Checks T against the hooks it is declared with (at compile time; true when it passes).
+template <class T, class... Declared>
+constexpr bool check_declared_hooks() {
+  static_assert((is_hook_tag<Declared> && ...),
+                "schedhost::plugin<T, ...>: after the class come schedhost::hook:: tags only");
+  return check_declared_PreEnqueue<T, Declared...>() &&
+         check_declared_QueueSort<T, Declared...>() && check_declared_PreFilter<T, Declared...>() &&
+         check_declared_PreFilterExtensions<T, Declared...>() &&
+         check_declared_Filter<T, Declared...>() && check_declared_PostFilter<T, Declared...>() &&
+         check_declared_PreScore<T, Declared...>() && check_declared_Score<T, Declared...>() &&
+         check_declared_NormalizeScore<T, Declared...>() &&
+         check_declared_Reserve<T, Declared...>() && check_declared_Unreserve<T, Declared...>() &&
+         check_declared_Permit<T, Declared...>() && check_declared_PreBind<T, Declared...>() &&
+         check_declared_Bind<T, Declared...>() && check_declared_PostBind<T, Declared...>();
+}
+
 // The C functions the host calls; each unwraps handles into views and calls T's method.
 template <class T>
 struct Thunks {

@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <schedhost/abi.h>
+#include <schedhost/detail/library_rules.hpp>
 #include <schedhost/testing/fake_cycle_state.hpp>
 #include <schedhost/testing/fake_objects.hpp>
 
@@ -129,7 +130,8 @@ class FakeHost {
     void* entry = dlsym(handle, SCHEDHOST_ENTRY_SYMBOL);
     if (entry == nullptr) {
       throw std::runtime_error(path + ": not a schedhost plugin: it does not export " +
-                               SCHEDHOST_ENTRY_SYMBOL "()");
+                               SCHEDHOST_ENTRY_SYMBOL
+                               "() (build it with schedhost_add_plugin and SCHEDHOST_LIBRARY)");
     }
     return reinterpret_cast<schedhost_plugin_library_fn>(entry)();
   }
@@ -138,33 +140,26 @@ class FakeHost {
   // Throws std::runtime_error with the host's message on the first failure.
   void load(const schedhost_library_t* library) {
     if (library_ != nullptr) throw std::logic_error("this FakeHost has already loaded a library");
-    if (library == nullptr) throw std::runtime_error(SCHEDHOST_ENTRY_SYMBOL "() returned NULL");
-    if (library->magic != SCHEDHOST_LIBRARY_MAGIC) {
-      throw std::runtime_error("bad library magic: not a schedhost_library_t");
-    }
-    const std::string host_abi =
-        std::to_string(SCHEDHOST_ABI_MAJOR) + "." + std::to_string(SCHEDHOST_ABI_MINOR);
-    if (library->abi_major != SCHEDHOST_ABI_MAJOR) {
-      throw std::runtime_error("built for plugin ABI " + std::to_string(library->abi_major) + "." +
-                               std::to_string(library->abi_minor) + ", this host has ABI " +
-                               host_abi);
-    }
-    if (library->min_host_abi_minor > SCHEDHOST_ABI_MINOR) {
-      throw std::runtime_error("needs plugin ABI " + std::to_string(library->abi_major) + "." +
-                               std::to_string(library->min_host_abi_minor) +
-                               " or newer, this host has ABI " + host_abi);
-    }
-    if (library->name == nullptr || library->plugin_count == 0 || library->plugins == nullptr) {
-      throw std::runtime_error("the library has no name or no plugins");
-    }
-    library_host_.plugin = std::string("library \"") + library->name + "\"";
-    if (library->init != nullptr) {
+    namespace rules = library_rules;
+    if (std::string err = rules::check_library_header(library, SCHEDHOST_ABI_MINOR); !err.empty())
+      throw std::runtime_error(err);
+    const schedhost_library_t lib = rules::copy_struct_prefix(library, library->struct_size);
+    std::vector<rules::PluginEntry> plugins;
+    if (std::string err = rules::read_plugin_descriptors(lib, plugins); !err.empty())
+      throw std::runtime_error(err);
+    library_host_.plugin = std::string("library \"") + lib.name + "\"";
+    if (lib.init != nullptr) {
       detail::CallRecord call{this, library_host_.plugin, {}, {}, {}};
-      const schedhost_code_t code = library->init(&api_, handle(library_host_), call.handle());
+      const schedhost_code_t code = lib.init(&api_, handle(library_host_), call.handle());
       if (code != SCHEDHOST_SUCCESS) {
-        throw std::runtime_error(library_host_.plugin +
-                                 " refused to initialise: " + call.message());
+        throw std::runtime_error(
+            library_host_.plugin + " refused to initialise: " +
+            (call.reasons.empty() ? "init() returned " + std::to_string(code) : call.message()));
       }
+    }
+    if (std::string err = rules::check_plugin_entries(lib.name, plugins); !err.empty()) {
+      if (lib.deinit != nullptr) lib.deinit();  // init succeeded: keep init/deinit balanced
+      throw std::runtime_error(err);
     }
     library_ = library;
   }

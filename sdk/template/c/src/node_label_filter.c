@@ -6,12 +6,14 @@
  * Score: the integer value of the node's label args.scoreLabel, clamped to 0..100; 0 when the
  *   node has no such label or its value is not an integer. Without scoreLabel every node scores 0.
  *
- * Args (pluginConfig[].args): a JSON object of strings
+ * Args (pluginConfig[].args), read with schedhost/json_args.h (by JSON pointer, no parser of
+ * our own): a JSON object of strings
  *   requiredLabel  required, non-empty
  *   scoreLabel     optional
  *
  * Filter and Score run concurrently on one instance: the instance is read-only after create. */
 #include <schedhost/abi.h>
+#include <schedhost/json_args.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,51 +30,9 @@ typedef struct node_label_filter {
   char* missing_reason;
 } node_label_filter_t;
 
-/* -- args: the host hands them as compact JSON; this reads a flat object of string values ----- */
-
-typedef struct cursor {
-  const char* p;
-  const char* end;
-} cursor_t;
-
-static void skip_space(cursor_t* c) {
-  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
-    ++c->p;
-}
-
-static bool take(cursor_t* c, char ch) {
-  skip_space(c);
-  if (c->p == c->end || *c->p != ch) return false;
-  ++c->p;
-  return true;
-}
-
-/* A JSON string without escapes (label keys never need them). */
-static bool read_string(cursor_t* c, schedhost_str_t* out) {
-  const char* start;
-  if (!take(c, '"')) return false;
-  start = c->p;
-  while (c->p < c->end && *c->p != '"') {
-    if (*c->p == '\\') return false;
-    ++c->p;
-  }
-  if (c->p == c->end) return false;
-  out->data = start;
-  out->len = (size_t)(c->p - start);
-  ++c->p;
-  return true;
-}
-
-static bool equals(schedhost_str_t s, const char* literal) {
-  return s.len == strlen(literal) && memcmp(s.data, literal, s.len) == 0;
-}
-
-static char* copy(schedhost_str_t s) {
-  char* out = (char*)malloc(s.len + 1);
-  if (out != NULL) {
-    if (s.len > 0) memcpy(out, s.data, s.len);
-    out[s.len] = '\0';
-  }
+static char* copy(const char* s) {
+  char* out = (char*)malloc(strlen(s) + 1);
+  if (out != NULL) strcpy(out, s);
   return out;
 }
 
@@ -94,37 +54,51 @@ static bool refuse(char* why, size_t why_size, const char* format, ...) {
   return false;
 }
 
-/* Fills f from args; on refusal writes the reason to why and returns false. */
+/* Reads the string arg at pointer (e.g. "/requiredLabel") into a new copy at *out; *out stays
+ * NULL when absent. Refuses a value that is not a non-empty string, quoting it. */
+static bool string_arg(schedhost_str_t args, const char* name, char** out, char* why,
+                       size_t why_size) {
+  char pointer[64] = "/";
+  char value[320]; /* a label key: a 253-byte prefix, '/', a 63-byte name; longer is refused */
+  schedhost_str_t got = {"", 0};
+  strncat(pointer, name, sizeof pointer - 2);
+  switch (schedhost_args_string(args, pointer, value, sizeof value)) {
+    case SCHEDHOST_ARGS_ABSENT:
+      return true;
+    case SCHEDHOST_ARGS_OK:
+      if (value[0] == '\0') break;
+      *out = copy(value);
+      return *out != NULL || refuse(why, why_size, "out of memory");
+    default:
+      break;
+  }
+  (void)schedhost_args_find(args, pointer, &got); /* left empty when absent */
+  return refuse(why, why_size, "%s must be a non-empty string, got %.*s", name, (int)got.len,
+                got.data);
+}
+
+/* Fills f from args (a JSON object, "{}" when the profile has none); on refusal writes the reason
+ * to why and returns false. */
 static bool parse_args(node_label_filter_t* f, schedhost_str_t args, char* why, size_t why_size) {
-  cursor_t c = {args.data, args.data + args.len};
-  schedhost_str_t key, value;
-  if (args.len == 0) return refuse(why, why_size, "requiredLabel is required");
-  if (!take(&c, '{')) return refuse(why, why_size, "args must be an object");
-  while (!take(&c, '}')) { /* one "key":"value" pair per turn */
-    if (!read_string(&c, &key) || !take(&c, ':')) {
-      return refuse(why, why_size, "args must be an object of strings");
+  schedhost_args_type_t type;
+  size_t count = 0, i;
+  if (args.len == 0) args.data = "{}", args.len = 2;
+  if (schedhost_args_type(args, "", &type) != SCHEDHOST_ARGS_OK || type != SCHEDHOST_ARGS_OBJECT) {
+    return refuse(why, why_size, "args must be an object");
+  }
+  (void)schedhost_args_length(args, "", &count);
+  for (i = 0; i < count; ++i) { /* refuse names this plugin does not know: a typo is not silent */
+    char name[64];
+    const schedhost_args_result_t r = schedhost_args_name(args, "", i, name, sizeof name);
+    if (r != SCHEDHOST_ARGS_OK ||
+        (strcmp(name, "requiredLabel") != 0 && strcmp(name, "scoreLabel") != 0)) {
+      return refuse(why, why_size, "unknown arg \"%s\": the args are requiredLabel and scoreLabel",
+                    r == SCHEDHOST_ARGS_OK ? name : "(a long name)");
     }
-    if (!equals(key, "requiredLabel") && !equals(key, "scoreLabel")) {
-      return refuse(why, why_size,
-                    "unknown arg \"%.*s\": the args are requiredLabel and scoreLabel", (int)key.len,
-                    key.data);
-    }
-    if (!read_string(&c, &value) || value.len == 0) {
-      return refuse(why, why_size, "%.*s must be a non-empty string", (int)key.len, key.data);
-    }
-    if (equals(key, "requiredLabel")) {
-      free(f->required_label);
-      f->required_label = copy(value);
-    } else {
-      free(f->score_label);
-      f->score_label = copy(value);
-    }
-    skip_space(&c);
-    if (c.p < c.end && *c.p == ',') {
-      ++c.p;
-    } else if (c.p == c.end || *c.p != '}') {
-      return refuse(why, why_size, "args must be an object of strings");
-    }
+  }
+  if (!string_arg(args, "requiredLabel", &f->required_label, why, why_size) ||
+      !string_arg(args, "scoreLabel", &f->score_label, why, why_size)) {
+    return false;
   }
   if (f->required_label == NULL) return refuse(why, why_size, "requiredLabel is required");
   return true;

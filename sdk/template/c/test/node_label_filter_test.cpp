@@ -59,10 +59,27 @@ TEST_F(NodeLabelFilterTest, ScoreIsTheClampedNumericLabel) {
 TEST_F(NodeLabelFilterTest, RefusesBadArgs) {
   EXPECT_EQ(host_.create_error("NodeLabelFilter", "{}"), "requiredLabel is required");
   EXPECT_EQ(host_.create_error("NodeLabelFilter", R"({"requiredLabel":3})"),
-            "requiredLabel must be a non-empty string");
+            "requiredLabel must be a non-empty string, got 3");
   EXPECT_EQ(host_.create_error("NodeLabelFilter", R"({"requiredLabel":"a","weight":"1"})"),
             "unknown arg \"weight\": the args are requiredLabel and scoreLabel");
   EXPECT_EQ(host_.create_error("NodeLabelFilter", kArgs), "");
+  EXPECT_EQ(host_.create_error("NodeLabelFilter", R"({"requiredLabel":""})"),
+            "requiredLabel must be a non-empty string, got \"\"");
+  EXPECT_EQ(host_.create_error("NodeLabelFilter", R"({"requiredLabel":"a","scoreLabel":[1]})"),
+            "scoreLabel must be a non-empty string, got [1]");
+  EXPECT_EQ(host_.create_error("NodeLabelFilter", "[]"), "args must be an object");
+}
+
+// The args are read as JSON, escapes and white space included (schedhost/json_args.h), not by a
+// scanner that only knows the compact form.
+TEST_F(NodeLabelFilterTest, ReadsArgsWrittenAnyValidWay) {
+  FakePlugin plugin = host_.create("NodeLabelFilter",
+                                   "{ \"required\\u004cabel\" : \"example.com\\/pool\" ,\n "
+                                   "\"scoreLabel\": \"example.com/r\\u0061nk\" }");
+  EXPECT_EQ(plugin.filter(state_, pod_, "node-a").message(),
+            "node(s) didn't have label example.com/pool");
+  EXPECT_TRUE(plugin.filter(state_, pod_, "node-b").ok());
+  EXPECT_EQ(plugin.score(state_, pod_, "node-c").score, 80);
 }
 
 }  // namespace

@@ -1,0 +1,181 @@
+// schedhost/detail/library_rules.hpp - the rules a plugin library must pass to be loaded.
+//
+// One copy, used by the host's loader and by the SDK's FakeHost, so a library the host would
+// refuse fails its author's unit test first, with the host's own message. Header-only C++17 on
+// abi.h alone. Each check returns "" when the library passes, else one line without the path.
+// The loader runs them in this order: check_library_header, read_plugin_descriptors, the
+// library's init(), check_plugin_entries.
+#pragma once
+
+#include <schedhost/abi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedhost::library_rules {
+
+inline constexpr std::string_view kPluginNamePattern = "^[a-zA-Z][a-zA-Z0-9]*$";
+
+// True when name matches ^[a-zA-Z][a-zA-Z0-9]*$ (ASCII only, as upstream's registry expects).
+constexpr bool is_valid_plugin_name(std::string_view name) {
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (name.empty() || !letter(name.front())) return false;
+  for (char c : name) {
+    if (!letter(c) && !(c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
+// Sizes in ABI 1.0 on LP64. Frozen: a later minor only makes the structs longer, so anything
+// smaller is a corrupt library or one not built with the SDK.
+inline constexpr std::uint32_t kLibrarySize_1_0 = 80;
+inline constexpr std::uint32_t kPluginDescriptorSize_1_0 = 32;
+inline constexpr std::uint32_t kPluginVtableSize_1_0 = 160;
+inline constexpr std::uint32_t kStateOpsSize_1_0 = 24;
+
+// Copies the first `declared_size` bytes of a plugin-owned struct into a zeroed struct of the
+// current size: fields an older (shorter) struct lacks read as NULL/0, and fields a newer
+// (longer) struct has beyond ours are never read.
+template <class S>
+S copy_struct_prefix(const S* source, std::uint32_t declared_size) {
+  S copy{};
+  std::memcpy(static_cast<void*>(&copy), source, std::min<std::size_t>(declared_size, sizeof(S)));
+  return copy;
+}
+
+inline std::string abi_version(std::uint32_t major, std::uint32_t minor) {
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+// The library struct the entry function returned: magic, ABI version against the host's
+// (host_minor is the minor the host offers plugins), struct size.
+inline std::string check_library_header(const schedhost_library_t* raw, std::uint32_t host_minor) {
+  if (raw == nullptr) return SCHEDHOST_ENTRY_SYMBOL "() returned NULL: the library refused to load";
+  if (raw->magic != SCHEDHOST_LIBRARY_MAGIC) {
+    char got[16];
+    char want[16];
+    std::snprintf(got, sizeof got, "0x%08X", static_cast<unsigned>(raw->magic));
+    std::snprintf(want, sizeof want, "0x%08X", static_cast<unsigned>(SCHEDHOST_LIBRARY_MAGIC));
+    return std::string("bad library magic ") + got + " (expected " + want +
+           "): the entry function does not return a schedhost_library_t";
+  }
+  const std::string host_abi = abi_version(SCHEDHOST_ABI_MAJOR, host_minor);
+  if (raw->abi_major != SCHEDHOST_ABI_MAJOR) {
+    return "built for plugin ABI " + abi_version(raw->abi_major, raw->abi_minor) +
+           ", this host has ABI " + host_abi + ": rebuild the plugin with the " +
+           std::to_string(SCHEDHOST_ABI_MAJOR) + ".x SDK";
+  }
+  if (raw->min_host_abi_minor > host_minor) {
+    return "needs plugin ABI " + abi_version(raw->abi_major, raw->min_host_abi_minor) +
+           " or newer, this host has ABI " + host_abi +
+           ": upgrade schedhost, or rebuild the plugin for ABI " + host_abi;
+  }
+  if (raw->struct_size < kLibrarySize_1_0) {
+    return "schedhost_library_t is " + std::to_string(raw->struct_size) +
+           " bytes, smaller than the " + std::to_string(kLibrarySize_1_0) +
+           " bytes of ABI 1.0: the library is corrupt or not built with the schedhost SDK";
+  }
+  if (raw->name == nullptr || *raw->name == '\0') return "the library has no name";
+  return {};
+}
+
+// One plugin as the library describes it, with a copy of its vtable at the current size.
+struct PluginEntry {
+  std::string name;
+  std::string description;
+  schedhost_plugin_vtable_t vtable{};
+};
+
+// Reads the plugin descriptors and their vtables (checking pointers and struct sizes) into
+// copies. lib is the library struct after check_library_header.
+inline std::string read_plugin_descriptors(const schedhost_library_t& lib,
+                                           std::vector<PluginEntry>& out) {
+  if (lib.plugin_count > 0 && lib.plugins == nullptr) {
+    return "plugin_count is " + std::to_string(lib.plugin_count) + " but plugins is NULL";
+  }
+  for (std::uint32_t i = 0; i < lib.plugin_count; ++i) {
+    const schedhost_plugin_descriptor_t* d = lib.plugins[i];
+    const std::string which = "plugin #" + std::to_string(i);
+    if (d == nullptr) return which + " is NULL";
+    if (d->struct_size < kPluginDescriptorSize_1_0) {
+      return which + ": schedhost_plugin_descriptor_t is " + std::to_string(d->struct_size) +
+             " bytes, smaller than the " + std::to_string(kPluginDescriptorSize_1_0) +
+             " bytes of ABI 1.0: the library is corrupt or not built with the schedhost SDK";
+    }
+    const schedhost_plugin_descriptor_t desc = copy_struct_prefix(d, d->struct_size);
+    if (desc.name == nullptr) return which + " has no name";
+    const std::string name = desc.name;
+    if (desc.vtable == nullptr) return "plugin \"" + name + "\" has no vtable";
+    if (desc.vtable->struct_size < kPluginVtableSize_1_0) {
+      return "plugin \"" + name + "\": schedhost_plugin_vtable_t is " +
+             std::to_string(desc.vtable->struct_size) + " bytes, smaller than the " +
+             std::to_string(kPluginVtableSize_1_0) +
+             " bytes of ABI 1.0: the library is corrupt or not built with the schedhost SDK";
+    }
+    PluginEntry entry;
+    entry.name = name;
+    entry.description = desc.description == nullptr ? "" : desc.description;
+    entry.vtable = copy_struct_prefix(desc.vtable, desc.vtable->struct_size);
+    entry.vtable.struct_size = sizeof(schedhost_plugin_vtable_t);
+    out.push_back(std::move(entry));
+  }
+  return {};
+}
+
+// True when the vtable has at least one extension point hook (create/destroy are not hooks).
+inline bool has_any_hook(const schedhost_plugin_vtable_t& v) {
+  return v.pre_enqueue || v.queue_sort_less || v.pre_filter || v.add_pod || v.remove_pod ||
+         v.filter || v.post_filter || v.pre_score || v.score || v.normalize_score || v.reserve ||
+         v.unreserve || v.permit || v.pre_bind || v.bind || v.post_bind;
+}
+
+// Hooks that only make sense together: the framework calls NormalizeScore after Score, Unreserve
+// to undo Reserve, AddPod/RemovePod on PreFilter's state.
+inline std::string check_plugin_shape(const schedhost_plugin_vtable_t& v, const std::string& name) {
+  const std::string plugin = "plugin \"" + name + "\"";
+  if (v.create == nullptr || v.destroy == nullptr) {
+    return plugin + " has no " + (v.create == nullptr ? "create" : "destroy") +
+           " function: build it with the schedhost SDK";
+  }
+  if (v.normalize_score != nullptr && v.score == nullptr) {
+    return plugin + " implements NormalizeScore without Score: add Score or drop NormalizeScore";
+  }
+  if (v.unreserve != nullptr && v.reserve == nullptr) {
+    return plugin + " implements Unreserve without Reserve: add Reserve or drop Unreserve";
+  }
+  if ((v.add_pod != nullptr || v.remove_pod != nullptr) &&
+      (v.add_pod == nullptr || v.remove_pod == nullptr || v.pre_filter == nullptr)) {
+    return plugin +
+           " implements AddPod/RemovePod without PreFilter and both of them: they extend "
+           "PreFilter and come as a pair";
+  }
+  return {};
+}
+
+// The rules on the plugins of one library, run after its init(): at least one plugin, valid and
+// unique names, at least one hook each, coherent hooks.
+inline std::string check_plugin_entries(const std::string& library_name,
+                                        const std::vector<PluginEntry>& plugins) {
+  if (plugins.empty()) return "library \"" + library_name + "\" contains no plugins";
+  std::set<std::string, std::less<>> seen;
+  for (const PluginEntry& p : plugins) {
+    if (!is_valid_plugin_name(p.name)) {
+      return "plugin \"" + p.name + "\" is not a valid name: must match " +
+             std::string(kPluginNamePattern);
+    }
+    if (!seen.insert(p.name).second) {
+      return "plugin \"" + p.name + "\" is defined twice in this library";
+    }
+    if (!has_any_hook(p.vtable)) return "plugin \"" + p.name + "\" implements no extension point";
+    if (std::string err = check_plugin_shape(p.vtable, p.name); !err.empty()) return err;
+  }
+  return {};
+}
+
+}  // namespace schedhost::library_rules
