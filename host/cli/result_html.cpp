@@ -7,12 +7,13 @@
 #include <string_view>
 
 #include "cli/html_text.hpp"
+#include "scheduler/explanation_digest.hpp"
 
 namespace schedhost::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using scheduler::NodeExplanation;
+using scheduler::ExplanationDigest;
 using scheduler::PodResult;
 
 constexpr std::string_view kStyle = R"css(
@@ -115,36 +116,22 @@ void write_index(const scheduler::RunResult& result, std::ostream& out) {
   out << "</ol></section>\n";
 }
 
-struct ScoredNode {
-  const std::string* name;
-  const NodeExplanation* node;
-};
-
 // The grid: one row per scored node, best total first (ties by node order).
-void write_scores(std::size_t index, const PodResult& p, const HtmlPage& page,
-                  std::size_t& hidden_budget, std::ostream& out) {
-  std::vector<ScoredNode> scored;
-  for (const auto& [name, node] : p.explain->nodes) {
-    if (node.total) scored.push_back({&name, &node});
-  }
-  if (scored.empty()) return;
-  std::stable_sort(scored.begin(), scored.end(), [](const ScoredNode& a, const ScoredNode& b) {
-    return *a.node->total > *b.node->total;
-  });
-  const std::int64_t best = *scored.front().node->total;
-  const auto at_best = std::count_if(scored.begin(), scored.end(),
-                                     [&](const ScoredNode& n) { return *n.node->total == best; });
+void write_scores(std::size_t index, const PodResult& p, const ExplanationDigest& d,
+                  const HtmlPage& page, std::ostream& out) {
+  if (d.best.empty()) return;
+  const std::int64_t best = *d.best.front().second.total;
   const std::map<std::string, int>* weights = nullptr;
   if (auto it = page.weights.find(p.profile); it != page.weights.end()) weights = &it->second;
   const std::string table_id = "scores-" + std::to_string(index);
   out << "<h3>Scores (normalized, then weighted)</h3>";
-  if (at_best > 1) {
-    out << "<p class=\"ties\">" << at_best << " nodes tie at the top total " << best
+  if (d.tied_at_best > 1) {
+    out << "<p class=\"ties\">" << d.tied_at_best << " nodes tie at the top total " << best
         << "; the tie-break (--seed) picked " << html_escape(p.node) << ".</p>";
   }
   out << "<table class=\"scores\" id=\"" << table_id << "\" data-pod=\"" << html_escape(p.pod)
       << "\"><thead><tr><th>node</th>";
-  for (const auto& [plugin, score] : scored.front().node->scores) {
+  for (const auto& [plugin, score] : d.best.front().second.scores) {
     int weight = 1;
     if (weights != nullptr) {
       if (auto w = weights->find(plugin); w != weights->end()) weight = w->second;
@@ -153,38 +140,35 @@ void write_scores(std::size_t index, const PodResult& p, const HtmlPage& page,
         << html_escape(plugin) << " &times;" << weight << "</th>";
   }
   out << "<th>total</th></tr></thead><tbody>\n";
-  const std::size_t shown =
-      page.top_nodes == 0 ? scored.size() : std::min(page.top_nodes, scored.size());
-  for (std::size_t k = 0; k < shown; ++k) {
-    const ScoredNode& n = scored[k];
+  for (std::size_t k = 0; k < d.shown; ++k) {
+    const auto& [name, node] = d.best[k];
     std::string cls;
-    if (*n.name == p.node) cls += "chosen";
-    if (at_best > 1 && *n.node->total == best) cls += cls.empty() ? "tie" : " tie";
-    out << "<tr data-node=\"" << html_escape(*n.name) << "\" data-total=\"" << *n.node->total
-        << "\"" << (cls.empty() ? "" : " class=\"" + cls + "\"") << "><td>" << html_escape(*n.name)
-        << "</td>";
-    for (const auto& [plugin, score] : n.node->scores) {
+    if (name == p.node) cls += "chosen";
+    if (d.tied_at_best > 1 && *node.total == best) cls += cls.empty() ? "tie" : " tie";
+    out << "<tr data-node=\"" << html_escape(name) << "\" data-total=\"" << *node.total << "\""
+        << (cls.empty() ? "" : " class=\"" + cls + "\"") << "><td>" << html_escape(name) << "</td>";
+    for (const auto& [plugin, score] : node.scores) {
       out << "<td data-plugin=\"" << html_escape(plugin) << "\" data-score=\"" << score
           << "\" style=\"" << score_style(score) << "\">" << score << "</td>";
     }
-    out << "<td>" << *n.node->total << "</td></tr>\n";
+    out << "<td>" << *node.total << "</td></tr>\n";
   }
   out << "</tbody></table>\n";
-  const std::size_t rest = scored.size() - shown;
-  if (rest == 0) return;
-  if (rest > hidden_budget) {
-    out << "<p class=\"more\">" << rest
-        << " more scored nodes are not in this page (it holds at most " << kMaxHiddenRows
+  if (d.left_out > 0) {
+    out << "<p class=\"more\">" << d.left_out
+        << " more scored nodes are not in this page (it holds at most " << page.more_rows
         << " hidden rows): run with --html-nodes 0 for every node, or -o json --explain.</p>\n";
     return;
   }
-  hidden_budget -= rest;
+  const std::size_t rest = d.best.size() - d.shown;
+  if (rest == 0) return;
   Json rows = Json::array();
-  for (std::size_t k = shown; k < scored.size(); ++k) {
+  for (std::size_t k = d.shown; k < d.best.size(); ++k) {
+    const auto& [name, node] = d.best[k];
     Json scores = Json::array();
-    for (const auto& [plugin, score] : scored[k].node->scores)
+    for (const auto& [plugin, score] : node.scores)
       scores.push_back(score);
-    rows.push_back(Json::array({*scored[k].name, std::move(scores), *scored[k].node->total}));
+    rows.push_back(Json::array({name, std::move(scores), *node.total}));
   }
   out << "<script type=\"application/json\" id=\"" << table_id << "-rest\">" << script_json(rows)
       << "</script><button class=\"more\" data-table=\"" << table_id << "\" data-rows=\""
@@ -193,39 +177,27 @@ void write_scores(std::size_t index, const PodResult& p, const HtmlPage& page,
 
 // The nodes that failed Filter, grouped by plugin and reason, as bars (the FitError's counts);
 // then the nodes Filter never saw (the PreFilter result, an early stop), by why.
-void write_failures(const PodResult& p, std::ostream& out) {
-  std::map<std::pair<std::string, std::string>, int> groups;
-  std::map<std::string, int> not_evaluated;
-  for (const auto& [name, node] : p.explain->nodes) {
-    const scheduler::FilterVerdict& f = node.filter;
-    if (f.code == "Success") continue;
-    if (f.code == "NotEvaluated") {
-      ++not_evaluated[f.reasons.empty() ? std::string() : f.reasons.front()];
-      continue;
-    }
-    if (f.reasons.empty()) ++groups[{f.plugin, f.code}];
-    for (const std::string& reason : f.reasons)
-      ++groups[{f.plugin, reason}];
-  }
-  for (const auto& [why, count] : not_evaluated) {
+void write_failures(const ExplanationDigest& d, std::ostream& out) {
+  for (const auto& [why, count] : d.not_evaluated) {
     out << "<p class=\"not-evaluated\" data-count=\"" << count << "\">" << count
         << " node(s) not evaluated: " << html_escape(why) << "</p>\n";
   }
-  if (groups.empty()) return;
-  const std::size_t nodes = std::max<std::size_t>(p.explain->nodes.size(), 1);
+  if (d.failed.empty()) return;
+  const std::size_t nodes = std::max<std::size_t>(d.nodes, 1);
   out << "<h3>Nodes that did not pass Filter</h3><table class=\"failures\"><tr><th>plugin</th>"
       << "<th>reason</th><th>nodes</th><th></th></tr>\n";
-  for (const auto& [key, count] : groups) {
+  for (const auto& [key, count] : d.failed) {
     out << "<tr data-plugin=\"" << html_escape(key.first) << "\" data-count=\"" << count
         << "\"><td>" << html_escape(key.first) << "</td><td>" << html_escape(key.second)
-        << "</td><td>" << count << "</td><td><span class=\"bar over\" style=\"width:"
-        << count * 200 / static_cast<int>(nodes) << "px\"></span></td></tr>\n";
+        << "</td><td>" << count
+        << "</td><td><span class=\"bar over\" style=\"width:" << count * 200 / nodes
+        << "px\"></span></td></tr>\n";
   }
   out << "</table>\n";
 }
 
 void write_pod(std::size_t index, const PodResult& p, const HtmlPage& page,
-               std::size_t& hidden_budget, std::ostream& out) {
+               std::size_t& more_budget, std::ostream& out) {
   out << "<section class=\"pod\" id=\"pod-" << index << "\" data-pod-entry=\"" << html_escape(p.pod)
       << "\"><h2>" << html_escape(p.pod) << "</h2><p><span class=\"result " << html_escape(p.result)
       << "\" data-result=\"" << html_escape(p.result) << "\">" << html_escape(p.result) << "</span>"
@@ -242,8 +214,12 @@ void write_pod(std::size_t index, const PodResult& p, const HtmlPage& page,
   }
   out << '\n';
   if (p.explain) {
-    write_scores(index, p, page, hidden_budget, out);
-    write_failures(p, out);
+    // A run for this page keeps digests (RunOptions::digest); a full explanation is condensed here.
+    const ExplanationDigest digest =
+        p.explain->digest ? *p.explain->digest
+                          : scheduler::digest_explanation(*p.explain, page.top_nodes, more_budget);
+    write_scores(index, p, digest, page, out);
+    write_failures(digest, out);
   }
   out << "</section>\n";
 }
@@ -256,9 +232,9 @@ void write_html(const scheduler::RunResult& result, const HtmlPage& page, std::o
       << "</p>\n";
   write_summary(result, page, out);
   write_index(result, out);
-  std::size_t hidden_budget = kMaxHiddenRows;
+  std::size_t more_budget = page.more_rows;
   for (std::size_t i = 0; i < result.pods.size(); ++i)
-    write_pod(i, result.pods[i], page, hidden_budget, out);
+    write_pod(i, result.pods[i], page, more_budget, out);
   out << "<script>" << kScript << "</script></body></html>\n";
 }
 

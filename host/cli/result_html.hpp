@@ -18,17 +18,19 @@
 
 namespace schedhost::cli {
 
+inline constexpr std::size_t kMaxHiddenRows = 200'000;
+
 struct HtmlPage {
   std::string title;  // what was run (the config and cluster files)
   // Each profile's Score weights: schedulerName -> plugin -> weight.
   std::map<std::string, std::map<std::string, int>> weights;
   std::vector<NodeAfterRun> nodes;
   // The scored nodes each pod's grid shows, best first (0: all). The others are in the page as
-  // data, shown on demand, while the whole page holds at most kMaxHiddenRows of them.
+  // data, shown on demand, while the whole page holds at most more_rows of them. A run made for
+  // the page condenses each pod's explanation with the same two numbers (RunOptions::digest).
   std::size_t top_nodes = 10;
+  std::size_t more_rows = kMaxHiddenRows;
 };
-
-inline constexpr std::size_t kMaxHiddenRows = 200'000;
 
 void write_html(const scheduler::RunResult& result, const HtmlPage& page, std::ostream& out);
 

@@ -50,19 +50,23 @@ int run(const RunCommandOptions& options) {
       load_profiles(options.config, registry, std::cerr);
   const cluster::Cluster cluster = cluster::load_cluster(options.cluster);
 
-  // The page is the explanation: -o html explains whether or not --explain was given.
-  const bool explain = options.explain || options.output == "html";
-  const scheduler::RunResult result = scheduler::run_scheduler(
-      configuration, registry, cluster, scheduler::RunOptions{explain, options.seed, {}});
+  scheduler::RunOptions run_options;
+  run_options.explain = options.explain && options.output != "html";
+  run_options.seed = options.seed;
+  // The page is the explanation, whether or not --explain was given; each pod's is condensed to
+  // what the page shows as it is decided, so memory stays bounded at thousands of nodes.
+  HtmlPage page;
+  page.top_nodes = options.html_nodes;
+  if (options.output == "html") run_options.digest = {page.top_nodes, page.more_rows};
+  const scheduler::RunResult result =
+      scheduler::run_scheduler(configuration, registry, cluster, run_options);
   if (options.output == "html") {
-    HtmlPage page;
     page.title = "--config " + options.config + " --cluster " + options.cluster;
     for (const config::Profile& profile : configuration.profiles) {
       for (const config::EnabledPlugin& p : profile.enabled_at(ExtensionPoint::Score))
         page.weights[profile.scheduler_name][p.name] = p.weight;
     }
     page.nodes = nodes_after_run(cluster, result);
-    page.top_nodes = options.html_nodes;
     write_html(result, page, std::cout);
   } else if (options.output == "json") {
     write_json(result, std::cout);

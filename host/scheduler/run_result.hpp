@@ -2,7 +2,9 @@
 // (table, json, yaml) and behind --explain.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -35,8 +37,25 @@ struct NodeExplanation {
   std::optional<std::int64_t> total;  // the weighted sum, when scored
 };
 
+// An explanation condensed to what a page shows of it (RunOptions::digest, for -o html): the
+// best-scored nodes in full, every other node as a count. At 5000 nodes x 10,000 pods the full
+// explanations take gigabytes; the digests take a few kilobytes per pod.
+struct ExplanationDigest {
+  std::size_t nodes = 0;   // the nodes of the snapshot
+  std::size_t scored = 0;  // of which scored
+  // The best-scored nodes, best total first (ties in snapshot order): `shown` of them to show,
+  // then those kept for "show more".
+  std::vector<std::pair<std::string, NodeExplanation>> best;
+  std::size_t shown = 0;
+  std::size_t left_out = 0;      // scored nodes neither shown nor kept (the page's budget ran out)
+  std::size_t tied_at_best = 0;  // nodes sharing the best total
+  std::map<std::pair<std::string, std::string>, std::size_t> failed;  // (plugin, reason) -> nodes
+  std::map<std::string, std::size_t> not_evaluated;                   // why -> nodes
+};
+
 struct Explanation {
   std::vector<std::pair<std::string, NodeExplanation>> nodes;  // in snapshot order
+  std::optional<ExplanationDigest> digest;  // with RunOptions::digest: `nodes` is then empty
 };
 
 struct PodResult {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "scheduler/explanation_digest.hpp"
 #include "scheduler/scheduling_core.hpp"
 
 namespace schedhost::scheduler {
@@ -27,7 +28,10 @@ class Replay : public CycleSink {
          const RunOptions& options)
       : options_(options),
         snapshot_(cluster.snapshot()),
-        core_(configuration, registry, snapshot_, *this, {options.explain, options.seed}) {}
+        core_(configuration, registry, snapshot_, *this,
+              {options.explain || options.digest.has_value(), options.seed}) {
+    if (options.digest) more_budget_ = options.digest->more_budget;
+  }
 
   RunResult run(const cluster::Cluster& cluster) {
     for (const PodPtr& pod : queue(cluster)) {
@@ -41,6 +45,11 @@ class Replay : public CycleSink {
   }
 
   void decided(const PodPtr& pod, PodResult result, const FailureDetail& detail) override {
+    if (options_.digest && result.explain) {  // decided in page order: the budget goes in order
+      Explanation condensed;
+      condensed.digest = digest_explanation(*result.explain, options_.digest->shown, more_budget_);
+      result.explain = std::move(condensed);
+    }
     if (result.result == kScheduled) {
       placed_.emplace(pod->uid(), result_.pods.size());
       result_.pods.push_back(std::move(result));
@@ -155,6 +164,7 @@ class Replay : public CycleSink {
   std::map<std::string, std::size_t> placed_;     // pod uid -> its Scheduled entry in result_
   std::map<std::string, std::string> preempted_;  // waiting victim uid -> its message
   RunResult result_;
+  std::size_t more_budget_ = 0;  // with RunOptions::digest: "show more" rows still to keep
 };
 
 }  // namespace

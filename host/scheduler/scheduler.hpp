@@ -3,10 +3,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 #include "cluster/cluster.hpp"
 #include "config/scheduler_configuration.hpp"
 #include "loader/plugin_registry.hpp"
+#include "scheduler/explanation_digest.hpp"
 #include "scheduler/run_result.hpp"
 
 namespace schedhost::scheduler {
@@ -17,6 +19,8 @@ struct RunOptions {
   // Called with the snapshot after every change a decision makes to it (a binding, an Unreserve,
   // an eviction), so tests can check its accounting. Empty: not called.
   std::function<void(const cluster::Snapshot&)> on_snapshot_change;
+  // Explain every pod, condensed to a digest as it is decided (-o html); `explain` keeps all.
+  std::optional<DigestOptions> digest;
 };
 
 // Schedules every pending pod of cluster, in queue order, each decision updating the snapshot

@@ -8,10 +8,14 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/html_text.hpp"
+#include "cli/result_html.hpp"
+#include "scheduler/scheduler_harness.hpp"
+#include "support/cluster_yaml.hpp"
 #include "support/process.hpp"
 
 // A namespace of its own: the unity build puts this file beside the other cli tests.
@@ -202,6 +206,44 @@ TEST(HtmlOutput, TheSummaryHasEachNodesRequestsAndThePodsPerZone) {
 }
 
 // Nodes Filter never saw are not failures: they get a line of their own, by why.
+// `run -o html` condenses each pod's explanation as it is decided (RunOptions::digest), so a run of
+// thousands of nodes and pods fits in memory; the page must be the one the full explanation makes,
+// byte for byte, including when the "show more" budget runs out part way.
+TEST(HtmlOutput, ThePageFromDigestsIsThePageFromTheFullExplanation) {
+  std::string cluster;
+  for (int i = 0; i < 12; ++i)
+    cluster += testing::node_yaml("node-" + std::to_string(i));
+  for (int i = 0; i < 6; ++i)
+    cluster += testing::pod_yaml("web-" + std::to_string(i));
+  cluster += testing::pod_yaml("ssd", "", "  nodeSelector: {disk: ssd}\n");
+  const std::string profile = testing::read_file(kSource + "/configs/default-profile.yaml");
+
+  cli::HtmlPage page;
+  page.title = "digest";
+  page.top_nodes = 3;
+  page.more_rows = 20;  // the first two pods keep their 9 more rows, the others none
+  testing::SchedulerHarness harness;
+  scheduler::RunOptions full;
+  full.explain = true;
+  scheduler::RunOptions digest;
+  digest.digest = scheduler::DigestOptions{page.top_nodes, page.more_rows};
+  std::ostringstream from_full;
+  std::ostringstream from_digest;
+  cli::write_html(harness.run(profile, cluster, full), page, from_full);
+  const scheduler::RunResult condensed = harness.run(profile, cluster, digest);
+  cli::write_html(condensed, page, from_digest);
+
+  EXPECT_EQ(from_digest.str(), from_full.str());
+  ASSERT_TRUE(condensed.pods.front().explain && condensed.pods.front().explain->digest);
+  EXPECT_TRUE(condensed.pods.front().explain->nodes.empty());
+  const std::string& html = from_digest.str();
+  EXPECT_THAT(html, ::testing::HasSubstr(">show the other 9 scored nodes</button>"));
+  EXPECT_THAT(html, ::testing::HasSubstr("<p class=\"more\">9 more scored nodes are not in this "
+                                         "page (it holds at most 20 hidden rows)"));
+  EXPECT_THAT(html, ::testing::HasSubstr("<td>NodeAffinity</td><td>node(s) didn&#39;t match "
+                                         "Pod&#39;s node affinity/selector</td><td>12</td>"));
+}
+
 TEST(HtmlOutput, NodesLeftOutByPreFilterAreNotEvaluatedNotFailed) {
   testing::ScratchDir dir;
   std::string cluster;

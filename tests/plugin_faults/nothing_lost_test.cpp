@@ -110,10 +110,12 @@ TEST(NothingLost, EveryPendingPodIsReportedOnceWhateverThePluginsDo) {
     const int rate = static_cast<int>(seed % 4) * 15;  // 0, 15, 30, 45 percent of calls go wrong
     const int parallelism = seed % 2 == 0 ? 1 : 4;
     int changes = 0;
-    scheduler::RunOptions options{false, seed, [&](const cluster::Snapshot& s) {
-                                    ++changes;
-                                    expect_accounting_consistent(s, seed);
-                                  }};
+    scheduler::RunOptions options;
+    options.seed = seed;
+    options.on_snapshot_change = [&](const cluster::Snapshot& s) {
+      ++changes;
+      expect_accounting_consistent(s, seed);
+    };
     scheduler::RunResult r;
     ASSERT_NO_THROW(r = harness.run(chaos_profile(seed, rate, parallelism), c.yaml, options))
         << "seed " << seed;

@@ -39,7 +39,7 @@ const std::string kCluster = testing::node_yaml("node-a") + testing::node_yaml("
 class PluginFaults : public ::testing::Test {
  protected:
   RunResult run(const std::string& fault) {
-    return harness_.run(profile(fault), kCluster, {false, 0, {}});
+    return harness_.run(profile(fault), kCluster, {false, 0, {}, std::nullopt});
   }
   // The bad pod's entry; the good one must have been scheduled.
   scheduler::PodResult bad(const RunResult& r) {

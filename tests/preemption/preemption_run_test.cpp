@@ -43,8 +43,9 @@ TEST(PreemptionRun, WithoutTheBudgetTheNodeWithFewerVictimsIsEmptied) {
   ASSERT_NE(begin, std::string::npos);
   cluster.erase(begin, end - begin);
   testing::SchedulerHarness harness;
-  const scheduler::RunResult r = harness.run(
-      testing::read_file(kSource + "/configs/default-profile.yaml"), cluster, {false, 0, {}});
+  const scheduler::RunResult r =
+      harness.run(testing::read_file(kSource + "/configs/default-profile.yaml"), cluster,
+                  {false, 0, {}, std::nullopt});
   ASSERT_GE(r.pods.size(), 2u);
   EXPECT_EQ(r.pods[0].pod, "shop/db-1");
   EXPECT_EQ(r.pods[0].result, "Preempted");

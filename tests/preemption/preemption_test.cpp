@@ -78,7 +78,7 @@ std::string pdb(const std::string& name, const std::string& selector, int allowe
 class Preemption : public ::testing::Test {
  protected:
   RunResult run(const std::string& cluster, const std::string& profile = kDefaultProfile,
-                scheduler::RunOptions options = {false, 0, {}}) {
+                scheduler::RunOptions options = {false, 0, {}, std::nullopt}) {
     return harness_.run(profile, cluster, options);
   }
   testing::SchedulerHarness harness_;
@@ -94,7 +94,7 @@ const std::string kTwoNodes =
     pod("mid-b1", 20, "3", "node-b", "{app: web}") + pod("high", 100, "2");
 
 TEST_F(Preemption, EvictsTheFewestLeastImportantPodsAndRetriesOnTheNominatedNode) {
-  const RunResult r = run(kTwoNodes, kDefaultProfile, {true, 0, {}});
+  const RunResult r = run(kTwoNodes, kDefaultProfile, {true, 0, {}, std::nullopt});
   EXPECT_THAT(decisions(r),
               ElementsAre(Decision{"default/low-a2",
                                    "Preempted",
@@ -271,11 +271,13 @@ TEST_F(Preemption, CandidateSamplingFollowsTheArgsAndTheSeed) {
   std::set<std::string> chosen_by_default;
   std::set<std::string> chosen_by_sampling;
   for (std::uint64_t seed = 0; seed < 12; ++seed) {
-    chosen_by_default.insert(run(cluster, kDefaultProfile, {false, seed, {}}).pods.back().node);
-    const RunResult sampled = run(cluster, one_candidate, {false, seed, {}});
+    chosen_by_default.insert(
+        run(cluster, kDefaultProfile, {false, seed, {}, std::nullopt}).pods.back().node);
+    const RunResult sampled = run(cluster, one_candidate, {false, seed, {}, std::nullopt});
     chosen_by_sampling.insert(sampled.pods.back().node);
     // The same seed gives the same run.
-    EXPECT_EQ(decisions(sampled), decisions(run(cluster, one_candidate, {false, seed, {}})));
+    EXPECT_EQ(decisions(sampled),
+              decisions(run(cluster, one_candidate, {false, seed, {}, std::nullopt})));
   }
   EXPECT_EQ(chosen_by_default, std::set<std::string>{"node-d"});
   EXPECT_GT(chosen_by_sampling.size(), 1u);

@@ -346,7 +346,8 @@ TEST_F(Cycle, TiesAreBrokenBySeedReproducibly) {
   const std::string profile = profile_with("");
   auto placements = [&](std::uint64_t seed) {
     std::vector<std::string> out;
-    for (const PodResult& p : harness_.run(profile, cluster, {false, seed, {}}).pods) {
+    for (const PodResult& p :
+         harness_.run(profile, cluster, {false, seed, {}, std::nullopt}).pods) {
       out.push_back(p.node);
     }
     return out;

@@ -46,7 +46,7 @@ class SchedulerHarness {
   }
 
   scheduler::RunResult run(const std::string& profile, const std::string& cluster,
-                           scheduler::RunOptions options = {true, 0, {}}) {
+                           scheduler::RunOptions options = {true, 0, {}, std::nullopt}) {
     config::Resolution resolution = config::resolve_profiles(
         config::parse_configuration(profile, "profile.yaml"), registry_.catalog());
     const cluster::Cluster c = cluster::load_cluster(dir_.write("cluster.yaml", cluster));
