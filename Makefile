@@ -12,7 +12,7 @@ CONTROLPLANE_DIR ?= $(CURDIR)/build/controlplane
 # configured keeps its generator.
 generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
 
-.PHONY: all deps configure build controlplane test run bench asan asan-ci tsan sanitize tsan-cycle fuzz format tidy install clean
+.PHONY: all deps configure build controlplane test run run-html bench asan asan-ci tsan sanitize tsan-cycle fuzz format tidy install clean
 
 all: build
 
@@ -38,6 +38,12 @@ test: build controlplane
 run: build
 	$(SCHEDHOST) run --config configs/scheduler-config.yaml --cluster configs/cluster.yaml \
 	  --plugin-dir $(BUILD)/lib/schedhost/examples
+
+# The same run as one self-contained page (-o html), to open in any browser.
+run-html: build
+	@$(SCHEDHOST) run --config configs/scheduler-config.yaml --cluster configs/cluster.yaml \
+	  --plugin-dir $(BUILD)/lib/schedhost/examples -o html > $(BUILD)/run.html
+	@echo "wrote $(BUILD)/run.html: open it in a browser (xdg-open $(BUILD)/run.html); nothing is fetched"
 
 # Benchmarks build in their own tree, RelWithDebInfo (-O2 as `make` builds, with symbols for
 # perf). QUICK=1: the quick workloads (under a minute) and short micro-benchmark runs.
