@@ -72,11 +72,17 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
       events_(events_client_) {
   queue_ = std::make_unique<PodQueue>(
       *core_.frameworks().front(),
-      [this](const cluster::Pod& pod) {
+      [this](const cluster::Pod& pod) -> std::optional<std::string> {
         const framework::Framework* f = core_.framework_for(pod);
-        return f != nullptr && f->run_pre_enqueue(pod).ok();
+        if (f == nullptr) return std::string("no profile");
+        framework::Status gate = f->run_pre_enqueue(pod);
+        if (gate.ok()) return std::nullopt;
+        return gate.plugin.empty() ? std::string("PreEnqueue") : gate.plugin;
       },
-      configuration.pod_initial_backoff_seconds, configuration.pod_max_backoff_seconds);
+      QueueOptions{std::chrono::seconds(configuration.pod_initial_backoff_seconds),
+                   std::chrono::seconds(configuration.pod_max_backoff_seconds),
+                   std::chrono::seconds(300)},
+      clock_);
   binder_ = std::make_unique<BindingWorkers>(options.binding_threads,
                                              [this](AssumedPod& assumed) { return bind(assumed); });
 }
@@ -149,14 +155,15 @@ void LiveScheduler::step() {
   }
   core_.finish_resolved_waits();
   const ClusterChanges changes = cluster_.apply_pending();
-  // The simple retry rule until the full queue (issue 16): any node or assigned-pod change may
-  // make an unschedulable pod fit. Namespaces and PodDisruptionBudgets move nothing upstream.
+  // Until the cluster events of issue 16's second part, any node or assigned-pod change may make
+  // an unschedulable pod fit (as for a plugin that registers no events): the unschedulable pods
+  // move, to backoffQ while they still back off. Namespaces and PodDisruptionBudgets move nothing
+  // upstream.
   if (changes.nodes + changes.pods > 0) {
     spdlog::debug(
-        "serve: cluster changed ({} nodes, {} pods, {} others): {} unschedulable pods "
-        "move to the active queue",
-        changes.nodes, changes.pods, changes.others, queue_->unschedulable_size());
-    queue_->move_all_to_active();
+        "serve: cluster changed ({} nodes, {} pods, {} others): {} unschedulable pods move",
+        changes.nodes, changes.pods, changes.others, queue_->pending().at(kUnschedulableQueue));
+    queue_->move_all("WildCardEvent");
   }
   finish_bindings();
   core_.expire_due_waits(Clock::now());
@@ -274,7 +281,7 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   }
   // Upstream's handleBindingCycleError: the room the pod held is free again (an assigned pod
   // deleted, for the queue), so the pods that did not fit are tried again; not the pod itself.
-  if (detail.in_binding_cycle) queue_->move_all_to_active(uid);
+  if (detail.in_binding_cycle) queue_->move_all("AssignedPodDelete", uid);
 }
 
 void LiveScheduler::write_failure(const PodPtr& pod, const std::string& reason,

@@ -78,6 +78,7 @@ class LiveScheduler : public scheduler::CycleSink {
   ServeOptions options_;
   LiveCluster cluster_;
   scheduler::SchedulingCore core_;
+  SteadyQueueClock clock_;
   std::unique_ptr<PodQueue> queue_;
   kube::ApiClient events_client_;  // its own token bucket, as upstream's event client
   kube::EventRecorder events_;

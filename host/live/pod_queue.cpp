@@ -28,24 +28,32 @@ bool pod_updated(const nlohmann::json& old_pod, const nlohmann::json& new_pod) {
 
 }  // namespace
 
-bool PodQueue::Less::operator()(const Entry& a, const Entry& b) const {
+bool PodQueue::less(const QueuedPodInfo& a, const QueuedPodInfo& b) const {
+  // Queue time: the creation time until the first failure, then the time of the requeue.
+  const auto queued_ms = [this](const QueuedPodInfo& i) -> std::int64_t {
+    if (i.attempts == 0) return i.pod->creation_time_ms();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               (i.timestamp.time_since_epoch() + unix_offset_))
+        .count();
+  };
   const schedhost_queued_pod_t qa{reinterpret_cast<const schedhost_pod_t*>(a.pod.get()),
-                                  a.pod->creation_time_ms(), 0};
+                                  queued_ms(a), a.attempts};
   const schedhost_queued_pod_t qb{reinterpret_cast<const schedhost_pod_t*>(b.pod.get()),
-                                  b.pod->creation_time_ms(), 0};
-  if (sorter->less(qa, qb)) return true;
-  if (sorter->less(qb, qa)) return false;
-  return a.seq < b.seq;
+                                  queued_ms(b), b.attempts};
+  return sorter_.less(qa, qb);
 }
 
-PodQueue::PodQueue(const framework::Framework& sorter,
-                   std::function<bool(const cluster::Pod&)> admit, std::int64_t initial_backoff_s,
-                   std::int64_t max_backoff_s)
+PodQueue::PodQueue(const framework::Framework& sorter, SchedulingQueue::PreEnqueue pre_enqueue,
+                   QueueOptions options, const QueueClock& clock)
     : sorter_(sorter),
-      admit_(std::move(admit)),
-      initial_backoff_s_(initial_backoff_s),
-      max_backoff_s_(max_backoff_s),
-      active_(Less{&sorter}) {}
+      clock_(clock),
+      unix_offset_(std::chrono::system_clock::now().time_since_epoch() -
+                   std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                       clock.now().time_since_epoch())),
+      queue_([this](const QueuedPodInfo& a, const QueuedPodInfo& b) { return less(a, b); },
+             std::move(pre_enqueue), options, clock),
+      last_backoff_flush_(clock.now()),
+      last_leftover_flush_(clock.now()) {}
 
 kube::InformerHandler PodQueue::handler() {
   auto add = [this](const kube::Object& o) {
@@ -71,7 +79,8 @@ void PodQueue::apply_pending() {
   for (Event& e : events) {
     const std::string uid = e.object->value("/metadata/uid"_json_pointer, std::string());
     if (e.deleted) {
-      remove_everywhere(uid);
+      queue_.remove(uid);
+      in_flight_.erase(uid);
       known_.erase(uid);
       deleted_.push_back(uid);
       continue;
@@ -86,8 +95,7 @@ void PodQueue::apply_pending() {
     auto known = known_.find(uid);
     if (known == known_.end()) {
       known_[uid] = pod;
-      seq_[uid] = next_seq_++;
-      add_active(pod);
+      if (!pod->terminating()) queue_.add(pod);  // pods being deleted are not scheduled
       continue;
     }
     const bool updated = pod_updated(known->second->json(), pod->json());
@@ -98,54 +106,28 @@ void PodQueue::apply_pending() {
               .dump());
     }
     known->second = pod;
-    if (!updated) {
-      // Only its status changed (our own condition, say): the queued copy is refreshed in place.
-      if (unschedulable_.count(uid) != 0) unschedulable_[uid] = pod;
+    if (pod->terminating()) {
+      queue_.remove(uid);  // an attempt in flight ends as it ends; the pod is not retried
       continue;
     }
-    // An update: the queued copy is replaced; an unschedulable pod that changed is retried
-    // (upstream's isPodUpdated: its spec or labels may now fit).
-    if (in_flight_.count(uid) != 0) continue;  // the attempt ends first; latest() has it
-    remove_everywhere(uid);
-    add_active(pod);
+    queue_.update(pod, updated);
   }
 }
 
-void PodQueue::add_active(const PodPtr& pod) {
-  if (pod->terminating()) return;  // pods being deleted are not scheduled
-  if (!admit_(*pod)) {
-    gated_.insert(pod->uid());
-    return;
+PodPtr PodQueue::pop() {
+  const QueueClock::time_point now = clock_.now();
+  if (now - last_backoff_flush_ >= std::chrono::seconds(1)) {
+    queue_.flush_backoff_completed();
+    last_backoff_flush_ = now;
   }
-  gated_.erase(pod->uid());
-  active_.insert({pod, seq_[pod->uid()]});
-}
-
-void PodQueue::remove_everywhere(const std::string& uid) {
-  for (auto it = active_.begin(); it != active_.end(); ++it) {
-    if (it->pod->uid() == uid) {
-      active_.erase(it);
-      break;
-    }
+  if (now - last_leftover_flush_ >= std::chrono::seconds(30)) {
+    queue_.flush_unschedulable_leftover();
+    last_leftover_flush_ = now;
   }
-  unschedulable_.erase(uid);
-  backoff_.erase(uid);
-  gated_.erase(uid);
-}
-
-PodPtr PodQueue::pop(Clock::time_point now) {
-  for (auto it = backoff_.begin(); it != backoff_.end();) {
-    if (it->second.second <= now) {
-      add_active(it->second.first);
-      it = backoff_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  if (active_.empty()) return nullptr;
-  PodPtr pod = active_.begin()->pod;
-  active_.erase(active_.begin());
-  in_flight_[pod->uid()] = pod;
+  std::optional<QueuedPodInfo> info = queue_.pop();
+  if (!info) return nullptr;
+  PodPtr pod = info->pod;
+  in_flight_[pod->uid()] = std::move(*info);
   return pod;
 }
 
@@ -160,61 +142,29 @@ PodPtr PodQueue::latest(const std::string& uid) const {
   return it == known_.end() ? nullptr : it->second;
 }
 
-void PodQueue::requeue_unschedulable(const PodPtr& pod) {
-  const std::string uid = pod->uid();
-  PodPtr popped;
-  if (auto it = in_flight_.find(uid); it != in_flight_.end()) {
-    popped = it->second;
-    in_flight_.erase(it);
-  }
-  PodPtr now = latest(uid);
-  if (!now) return;  // deleted, or bound elsewhere, meanwhile
-  ++attempts_[uid];
-  if (popped && now != popped && pod_updated(popped->json(), now->json())) {
-    // Updated during the attempt: try the new version at once.
-    add_active(now);
-    return;
-  }
-  unschedulable_[uid] = now;
+void PodQueue::requeue_unschedulable(const PodPtr& pod, std::set<std::string> plugins) {
+  auto it = in_flight_.find(pod->uid());
+  if (it == in_flight_.end()) return;
+  PodPtr now = latest(pod->uid());
+  if (now) queue_.add_unschedulable_if_not_present(it->second, now, false, std::move(plugins));
+  in_flight_.erase(it);
 }
 
-void PodQueue::requeue_after_error(const PodPtr& pod, Clock::time_point now) {
-  const std::string uid = pod->uid();
-  in_flight_.erase(uid);
-  PodPtr latest_pod = latest(uid);
-  if (!latest_pod) return;
-  const int attempts = ++attempts_[uid];
-  std::int64_t seconds = initial_backoff_s_;
-  for (int i = 1; i < attempts && seconds < max_backoff_s_; ++i)
-    seconds *= 2;
-  seconds = std::min(seconds, max_backoff_s_);
-  backoff_[uid] = {latest_pod, now + std::chrono::seconds(seconds)};
+void PodQueue::requeue_after_error(const PodPtr& pod) {
+  auto it = in_flight_.find(pod->uid());
+  if (it == in_flight_.end()) return;
+  PodPtr now = latest(pod->uid());
+  if (now) queue_.add_unschedulable_if_not_present(it->second, now, true);
+  in_flight_.erase(it);
 }
 
 void PodQueue::done(const std::string& uid) {
   in_flight_.erase(uid);
-  attempts_.erase(uid);
-  unschedulable_.erase(uid);
-  backoff_.erase(uid);
+  queue_.done(uid);
 }
 
-void PodQueue::move_all_to_active(const std::string& except_uid) {
-  for (auto it = unschedulable_.begin(); it != unschedulable_.end();) {
-    if (it->first == except_uid) {
-      ++it;
-      continue;
-    }
-    add_active(it->second);
-    it = unschedulable_.erase(it);
-  }
-}
-
-std::optional<PodQueue::Clock::time_point> PodQueue::next_backoff_end() const {
-  std::optional<Clock::time_point> next;
-  for (const auto& [uid, entry] : backoff_) {
-    if (!next || entry.second < *next) next = entry.second;
-  }
-  return next;
+void PodQueue::move_all(const std::string& event, const std::string& except_uid) {
+  queue_.move_all(event, {}, except_uid);
 }
 
 }  // namespace schedhost::live
