@@ -126,6 +126,7 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
       spdlog::warn("cache: assumed pod {} expired: its binding was never confirmed", it->first);
       snapshot_.remove(it->first);
       ++out.pods;
+      out.events.push_back({"AssignedPodDelete", nullptr, nullptr});
       it = assumed_.erase(it);
     } else {
       ++it;
@@ -149,16 +150,24 @@ void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
     return;
   }
   auto node = std::make_shared<const cluster::Node>(*c.object);
+  std::optional<std::string> event = "NodeAdd";
   if (const cluster::NodeInfo* info = snapshot_.find(name)) {
+    event = node_update_event(info->node().json(), *c.object);
     // Status heartbeats change nothing the plugins read; an update restarts the snapshot's
     // timeline (plugins recount), so only a relevant change is applied.
-    if (!scheduling_relevant_change(info->node().json(), *c.object)) return;
-    snapshot_.update_node(std::move(node));
+    if (scheduling_relevant_change(info->node().json(), *c.object)) {
+      snapshot_.update_node(std::move(node));
+      ++out.nodes;
+    }
   } else {
     snapshot_.add_node(std::move(node));
     place_orphans(name, out);
+    ++out.nodes;
   }
-  ++out.nodes;
+  if (event) {
+    out.events.push_back(
+        {*event, std::make_shared<const cluster::NodeInfo>(*snapshot_.find(name)), nullptr});
+  }
 }
 
 void LiveCluster::place_orphans(const std::string& node_name, ClusterChanges& out) {
@@ -175,7 +184,10 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
   const std::string uid = uid_of(*c.object);
   if (c.deleted) {
     assumed_.erase(uid);
-    if (snapshot_.remove(uid)) ++out.pods;
+    if (snapshot_.remove(uid)) {
+      ++out.pods;
+      out.events.push_back({"AssignedPodDelete", nullptr, nullptr});
+    }
     const std::string node = c.object->value("/spec/nodeName"_json_pointer, std::string());
     if (auto it = orphans_.find(node); it != orphans_.end()) it->second.erase(uid);
     return;
@@ -184,9 +196,11 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
   const cluster::NodeInfo* placed_on = snapshot_.node_of_pod(uid);
   const bool was_assumed = assumed_.erase(uid) != 0;
   if (placed_on != nullptr && placed_on->name() == pod->node_name()) {
-    // The informer's copy replaces the assumed one (a confirmation), or a newer version.
+    // The informer's copy replaces the assumed one (a confirmation), or a newer version. Upstream
+    // sees a confirmation as an assigned pod's add (it may help pods with affinity to it).
     snapshot_.replace_pod(pod);
     if (!was_assumed) ++out.pods;
+    out.events.push_back({was_assumed ? "AssignedPodAdd" : "AssignedPodUpdate", nullptr, pod});
     return;
   }
   if (placed_on != nullptr) {
@@ -201,6 +215,7 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
   }
   snapshot_.add_pod(pod);
   ++out.pods;
+  out.events.push_back({"AssignedPodAdd", nullptr, pod});
 }
 
 void LiveCluster::assumed(const std::string& uid) {

@@ -20,14 +20,17 @@
 
 #include "cluster/snapshot.hpp"
 #include "kube/informer.hpp"
+#include "live/cluster_event.hpp"
 
 namespace schedhost::live {
 
-// What applying the queued events changed, so the queue knows whether to retry pods.
+// What applying the queued events changed: counts for the logs, and upstream's cluster events,
+// in order, for the queue to retry the pods each may help.
 struct ClusterChanges {
   int nodes = 0;   // added, updated or removed
   int pods = 0;    // assigned pods added, updated or removed (confirmations not counted)
   int others = 0;  // namespaces, PodDisruptionBudgets
+  std::vector<ClusterEvent> events;
   bool any() const { return nodes + pods + others > 0; }
 };
 

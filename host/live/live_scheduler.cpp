@@ -155,15 +155,19 @@ void LiveScheduler::step() {
   }
   core_.finish_resolved_waits();
   const ClusterChanges changes = cluster_.apply_pending();
-  // Until the cluster events of issue 16's second part, any node or assigned-pod change may make
-  // an unschedulable pod fit (as for a plugin that registers no events): the unschedulable pods
-  // move, to backoffQ while they still back off. Namespaces and PodDisruptionBudgets move nothing
+  // Each cluster event moves the unschedulable pods it may help (upstream's pre-checks), to
+  // backoffQ while they still back off. Which plugin rejected a pod does not count yet (the events
+  // plugins register come with ABI 1.3); namespaces and PodDisruptionBudgets move nothing, as
   // upstream.
-  if (changes.nodes + changes.pods > 0) {
+  for (const ClusterEvent& event : changes.events) {
+    queue_->move_all(event.label, [&event](const cluster::Pod& p) { return may_help(event, p); });
+  }
+  if (!changes.events.empty()) {
     spdlog::debug(
-        "serve: cluster changed ({} nodes, {} pods, {} others): {} unschedulable pods move",
-        changes.nodes, changes.pods, changes.others, queue_->pending().at(kUnschedulableQueue));
-    queue_->move_all("WildCardEvent");
+        "serve: {} cluster events ({} nodes, {} pods changed); pending: {} active, {} "
+        "backoff, {} unschedulable",
+        changes.events.size(), changes.nodes, changes.pods, queue_->pending().at(kActiveQueue),
+        queue_->pending().at(kBackoffQueue), queue_->pending().at(kUnschedulableQueue));
   }
   finish_bindings();
   core_.expire_due_waits(Clock::now());
@@ -281,7 +285,7 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   }
   // Upstream's handleBindingCycleError: the room the pod held is free again (an assigned pod
   // deleted, for the queue), so the pods that did not fit are tried again; not the pod itself.
-  if (detail.in_binding_cycle) queue_->move_all("AssignedPodDelete", uid);
+  if (detail.in_binding_cycle) queue_->move_all("AssignedPodDelete", {}, uid);
 }
 
 void LiveScheduler::write_failure(const PodPtr& pod, const std::string& reason,

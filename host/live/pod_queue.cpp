@@ -163,8 +163,10 @@ void PodQueue::done(const std::string& uid) {
   queue_.done(uid);
 }
 
-void PodQueue::move_all(const std::string& event, const std::string& except_uid) {
-  queue_.move_all(event, {}, except_uid);
+void PodQueue::move_all(const std::string& event,
+                        const std::function<bool(const cluster::Pod&)>& may_help,
+                        const std::string& except_uid) {
+  queue_.move_all(event, may_help, except_uid);
 }
 
 }  // namespace schedhost::live
