@@ -1,0 +1,103 @@
+// serve's queue against the real API server (issue 16): a pod that fits nowhere is tried again
+// only on events that may help it (not on an unrelated node change, nor on a label change of a
+// node too small for it), and is bound soon after the event that frees room; a gated pod is
+// scheduled once its gate is removed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "serve/serve_support.hpp"
+
+namespace schedhost::testing::serve_queue_test {
+
+const std::string kSource = SCHEDHOST_SOURCE_DIR;
+const std::string kDefaultProfile = kSource + "/configs/default-profile.yaml";
+
+json node(const std::string& name, const std::string& cpu) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Node"},
+          {"metadata", {{"name", name}, {"labels", {{"kubernetes.io/hostname", name}}}}},
+          {"status",
+           {{"allocatable", {{"cpu", cpu}, {"memory", "4Gi"}, {"pods", "110"}}},
+            {"capacity", {{"cpu", cpu}, {"memory", "4Gi"}, {"pods", "110"}}}}}};
+}
+
+json pod(const std::string& name, const std::string& cpu) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Pod"},
+          {"metadata", {{"name", name}, {"namespace", "default"}}},
+          {"spec",
+           {{"containers", json::array({{{"name", "c"},
+                                         {"image", "registry.k8s.io/pause:3.10"},
+                                         {"resources", {{"requests", {{"cpu", cpu}}}}}}})}}}};
+}
+
+// The attempts serve made for a pod that did not fit: its "is unschedulable" log lines.
+int failed_attempts(const ServeProcess& serve, const std::string& key) {
+  const std::string log = serve.log();
+  const std::string line = "serve: " + key + " is unschedulable";
+  int n = 0;
+  for (auto at = log.find(line); at != std::string::npos; at = log.find(line, at + 1))
+    ++n;
+  return n;
+}
+
+TEST(ServeQueue, AStuckPodIsTriedAgainOnlyByEventsThatMayHelpIt) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  create_node(client, node("small", "1"));
+  create_node(client, node("mid", "2"));
+  json filler = pod("filler", "1500m");
+  filler["spec"]["nodeName"] = "mid";  // running there: mid has 500m free
+  client.create(ns_path("default") + "/pods", filler);
+  client.create(ns_path("default") + "/pods", pod("big", "2"));
+
+  ServeProcess serve(*plane, kDefaultProfile);
+  ASSERT_TRUE(eventually([&] { return failed_attempts(serve, "default/big") == 1; }))
+      << serve.log();
+
+  // Unrelated to big: an annotation (no event at all), a label on the node too small for it (an
+  // event whose pre-check it fails), another pod arriving on mid (an assigned pod's add, which
+  // only helps pods with affinity to it).
+  client.patch("/api/v1/nodes/mid", {{"metadata", {{"annotations", {{"note", "x"}}}}}},
+               kube::PatchType::Merge);
+  client.patch("/api/v1/nodes/small", {{"metadata", {{"labels", {{"tier", "gold"}}}}}},
+               kube::PatchType::Merge);
+  json other = pod("other", "100m");
+  other["spec"]["nodeName"] = "small";
+  client.create(ns_path("default") + "/pods", other);
+  std::this_thread::sleep_for(std::chrono::seconds(4));  // past the backoffs
+  EXPECT_EQ(failed_attempts(serve, "default/big"), 1) << serve.log();
+  EXPECT_EQ(live_decisions(client)["default/big"].node, "");
+
+  // The filler leaves mid: room for big, which is bound there soon (its 1 s backoff, then the
+  // next flush).
+  client.remove(ns_path("default") + "/pods/filler",
+                {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}, {"gracePeriodSeconds", 0}});
+  ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/big"].node == "mid"; },
+                         std::chrono::seconds(15)))
+      << serve.log();
+  EXPECT_EQ(failed_attempts(serve, "default/big"), 1) << serve.log();
+}
+
+TEST(ServeQueue, AGatedPodIsScheduledOnceItsGateIsRemoved) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  create_node(client, node("n1", "2"));
+  json gated = pod("gated", "100m");
+  gated["spec"]["schedulingGates"] = json::array({{{"name", "example.com/quota"}}});
+  client.create(ns_path("default") + "/pods", gated);
+
+  ServeProcess serve(*plane, kDefaultProfile);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_EQ(live_decisions(client)["default/gated"].node, "") << serve.log();
+  EXPECT_EQ(failed_attempts(serve, "default/gated"), 0) << serve.log();  // never tried
+
+  client.patch(ns_path("default") + "/pods/gated", {{"spec", {{"schedulingGates", nullptr}}}},
+               kube::PatchType::Merge);
+  ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/gated"].node == "n1"; },
+                         std::chrono::seconds(15)))
+      << serve.log();
+}
+
+}  // namespace schedhost::testing::serve_queue_test
