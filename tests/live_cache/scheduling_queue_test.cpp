@@ -144,6 +144,23 @@ TEST_F(SchedulingQueueTest, PodsLeftUnschedulableFor5MinutesAreRetried) {
   EXPECT_EQ((queue_.incoming().at({kActiveQueue, "UnschedulableTimeout"})), 1u);
 }
 
+// With no event that may help it, a pod that fits nowhere is tried by the 5-minute leftover flush
+// only: at 0, about 5 min 30 s and 11 min; in 10 minutes, 2 attempts (upstream makes the same).
+TEST_F(SchedulingQueueTest, AStuckPodIsTriedTwiceIn10MinutesWithoutEvents) {
+  queue_.add(pod("stuck"));
+  std::vector<std::int64_t> attempts_at;  // seconds since the start
+  for (std::int64_t s = 0; s <= 660; ++s) {
+    queue_.flush_backoff_completed();                        // every second
+    if (s % 30 == 0) queue_.flush_unschedulable_leftover();  // every 30 s
+    if (std::optional<QueuedPodInfo> info = queue_.pop()) {
+      attempts_at.push_back(s);
+      queue_.add_unschedulable_if_not_present(*info, info->pod, false, {"NodeResourcesFit"});
+    }
+    clock_.advance(seconds(1));
+  }
+  EXPECT_EQ(attempts_at, (std::vector<std::int64_t>{0, 330, 660}));
+}
+
 TEST_F(SchedulingQueueTest, AGatedPodWaitsForAnUpdateThatLiftsTheGate) {
   queue_.add(pod("g", 0, true));
   EXPECT_EQ(queue_.where("uid-g"), kGatedQueue);
