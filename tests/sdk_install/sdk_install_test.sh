@@ -50,6 +50,19 @@ build_project() {
   grep -q "100% tests passed" "$tmp/ctest.log" || { cat "$tmp/ctest.log"; fail "no unit test ran"; }
 }
 
+# Writes a one-plugin CMake project in $1 (language $2, source $3, relative to $1) on the prefix,
+# configures it, and builds it: the build's exit code; its output in $tmp/build.log.
+build_one_plugin() {
+  local dir="$1" lang="$2" source="$3"
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' "project(one_plugin $lang)" \
+    'find_package(schedhost-sdk 1 CONFIG REQUIRED)' \
+    "schedhost_add_plugin(one_plugin SOURCES $source)" >"$dir/CMakeLists.txt"
+  cmake -S "$dir" -B "$dir/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+    -DCMAKE_C_COMPILER="${CC:-cc}" -DCMAKE_CXX_COMPILER="${CXX:-c++}" >"$tmp/configure.log" 2>&1 ||
+    { cat "$tmp/configure.log"; fail "configure of $dir failed"; }
+  cmake --build "$dir/build" >"$tmp/build.log" 2>&1
+}
+
 # The .so exports the entry function and nothing else.
 check_exports() {
   local exports
@@ -178,13 +191,7 @@ case "$case_name" in
       $(pkg-config --variable=plugin_ldflags schedhost-sdk) 2>"$tmp/err" || status=$?
     [[ $status != 0 ]] || fail "a library without its entry function linked (pkg-config flags)"
     grep -qF "$expected" "$tmp/err" || { cat "$tmp/err"; fail "pkg-config link error"; }
-    printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(no_entry C)' \
-      'find_package(schedhost-sdk 1 CONFIG REQUIRED)' \
-      'schedhost_add_plugin(no_entry SOURCES src/no_entry.c)' >"$tmp/project/CMakeLists.txt"
-    cmake -S "$tmp/project" -B "$tmp/project/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
-      -DCMAKE_C_COMPILER="${CC:-cc}" >"$tmp/configure.log" 2>&1 ||
-      { cat "$tmp/configure.log"; fail "configure"; }
-    if cmake --build "$tmp/project/build" >"$tmp/build.log" 2>&1; then
+    if build_one_plugin "$tmp/project" C src/no_entry.c; then
       fail "a library without its entry function linked (schedhost_add_plugin)"
     fi
     grep -qF "$expected" "$tmp/build.log" || { cat "$tmp/build.log"; fail "CMake link error"; }
@@ -204,13 +211,7 @@ class Misspelt {
 SCHEDHOST_LIBRARY("misspelt", "1.0.0",
                   schedhost::plugin<Misspelt, schedhost::hook::Filter>("Misspelt", "typo"))
 CPP
-    printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(misspelt CXX)' \
-      'find_package(schedhost-sdk 1 CONFIG REQUIRED)' \
-      'schedhost_add_plugin(misspelt SOURCES misspelt.cpp)' >"$tmp/project/CMakeLists.txt"
-    cmake -S "$tmp/project" -B "$tmp/project/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
-      -DCMAKE_CXX_COMPILER="${CXX:-c++}" >"$tmp/configure.log" 2>&1 ||
-      { cat "$tmp/configure.log"; fail "configure"; }
-    if cmake --build "$tmp/project/build" >"$tmp/build.log" 2>&1; then
+    if build_one_plugin "$tmp/project" CXX misspelt.cpp; then
       fail "a plugin declared with hook::Filter but without Filter compiled"
     fi
     grep -qF "the plugin is declared with hook::Filter but its class has no method Status Filter(Context&, const CycleState&, const Pod&, const NodeInfo&) (misspelt, or another signature?)" \

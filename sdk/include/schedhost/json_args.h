@@ -61,12 +61,24 @@ static inline int schedhost_args__hex(char c) {
   return -1;
 }
 
+/* A "\uXXXX" escape at s: its code unit into *out; false when it is not one. */
+static inline bool schedhost_args__u_escape(const char* s, const char* end, unsigned long* out) {
+  int i;
+  if (end - s < 6 || s[0] != '\\' || s[1] != 'u') return false;
+  *out = 0;
+  for (i = 2; i < 6; ++i) {
+    const int h = schedhost_args__hex(s[i]);
+    if (h < 0) return false;
+    *out = *out * 16 + (unsigned long)h;
+  }
+  return true;
+}
+
 /* Decodes the next character of a JSON string at *p (after the opening quote) into out as UTF-8
  * bytes; returns their count, 0 at the closing quote (*p then after it), -1 when malformed. */
 static inline int schedhost_args__string_char(const char** p, const char* end, char out[4]) {
   const char* s = *p;
-  unsigned long cp;
-  int i;
+  unsigned long cp = 0;
   if (s >= end) return -1;
   if (*s == '"') {
     *p = s + 1;
@@ -105,23 +117,11 @@ static inline int schedhost_args__string_char(const char** p, const char* end, c
       out[0] = '\t';
       break;
     case 'u':
-      if (end - s < 6) return -1;
-      cp = 0;
-      for (i = 2; i < 6; ++i) {
-        const int h = schedhost_args__hex(s[i]);
-        if (h < 0) return -1;
-        cp = cp * 16 + (unsigned long)h;
-      }
+      if (!schedhost_args__u_escape(s, end, &cp)) return -1;
       s += 6;
       if (cp >= 0xD800 && cp <= 0xDBFF) { /* a surrogate pair: \uD83D\uDE00 */
         unsigned long low = 0;
-        if (end - s < 6 || s[0] != '\\' || s[1] != 'u') return -1;
-        for (i = 2; i < 6; ++i) {
-          const int h = schedhost_args__hex(s[i]);
-          if (h < 0) return -1;
-          low = low * 16 + (unsigned long)h;
-        }
-        if (low < 0xDC00 || low > 0xDFFF) return -1;
+        if (!schedhost_args__u_escape(s, end, &low) || low < 0xDC00 || low > 0xDFFF) return -1;
         cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
         s += 6;
       } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
