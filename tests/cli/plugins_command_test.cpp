@@ -25,7 +25,8 @@ TEST(PluginsCommand, TheExamplesLiveInTheirOwnDirectory) {
       run_schedhost({"plugins", "--plugin-dir", testing::example_plugin_dir(), "-o", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::map<std::string, std::string> where;  // plugin name -> "builtin" or "examples"
-  for (const auto& p : nlohmann::json::parse(r.out)["plugins"]) {
+  const nlohmann::json listing = nlohmann::json::parse(r.out);
+  for (const auto& p : listing["plugins"]) {
     const std::string file = p["file"];
     where[p["name"]] = file.rfind(testing::builtin_plugin_dir() + "/", 0) == 0   ? "builtin"
                        : file.rfind(testing::example_plugin_dir() + "/", 0) == 0 ? "examples"
