@@ -17,11 +17,11 @@ namespace {
 
 using NameSet = std::set<std::string, std::less<>>;
 
-std::string in_quotes(std::string_view s) {
+std::string quote(std::string_view s) {
   return "\"" + std::string(s) + "\"";
 }
 std::string label(const Profile& profile) {
-  return "profile " + in_quotes(profile.scheduler_name);
+  return "profile " + quote(profile.scheduler_name);
 }
 
 // A default the user did not ask for by name is optional: the host may ship without it. It is
@@ -33,7 +33,7 @@ NameSet skip_missing_defaults(PluginSet& multi_point, const PluginCatalog& catal
   std::vector<std::string> names;  // in default order, for one warning per profile
   std::erase_if(multi_point.enabled, [&](const PluginReference& plugin) {
     if (!plugin.is_default || catalog.contains(plugin.name)) return false;
-    if (skipped.insert(plugin.name).second) names.push_back(in_quotes(plugin.name));
+    if (skipped.insert(plugin.name).second) names.push_back(quote(plugin.name));
     return true;
   });
   if (names.size() == 1) {
@@ -61,12 +61,12 @@ void require_installed(const PluginSets& merged, const PluginCatalog& catalog) {
       if (catalog.contains(plugin.name)) continue;
       if (is_unsupported_volume_plugin(plugin.name)) {
         fail_at(plugin.location,
-                "plugin " + in_quotes(plugin.name) +
+                "plugin " + quote(plugin.name) +
                     " is a volume plugin, which schedhost does not support yet (it "
                     "models no PersistentVolumes): remove it from the profile");
       }
       fail_at(plugin.location,
-              "plugin " + in_quotes(plugin.name) +
+              "plugin " + quote(plugin.name) +
                   " is not installed: put its .so in a --plugin-dir, or remove it");
     }
   };
@@ -85,7 +85,7 @@ void check_queue_sort_and_bind(const Profile& profile, const ExpandedPlugins& ex
   if (queue_sort.size() > 1) {
     std::string names;
     for (const auto& plugin : queue_sort)
-      names += (names.empty() ? "" : ", ") + in_quotes(plugin.name);
+      names += (names.empty() ? "" : ", ") + quote(plugin.name);
     fail_at(known_or(queue_sort[1].location, profile.location),
             label(profile) + " has " + std::to_string(queue_sort.size()) + " queueSort plugins (" +
                 names + "): keep exactly one and disable the others in queueSort");
@@ -118,8 +118,8 @@ void warn_unused_plugin_config(const Profile& profile, const NameSet& skipped_de
   });
   for (const auto& [name, location] : unused) {
     warnings.push_back(location->to_string() + ": " + label(profile) +
-                       ": pluginConfig for plugin " + in_quotes(*name) +
-                       " is ignored: the profile does not enable " + in_quotes(*name) +
+                       ": pluginConfig for plugin " + quote(*name) +
+                       " is ignored: the profile does not enable " + quote(*name) +
                        "; enable it or remove the entry");
   }
 }
@@ -159,15 +159,15 @@ void check_common_queue_sort(const std::vector<Profile>& profiles) {
     const EnabledPlugin& queue_sort = profile.enabled_at(ExtensionPoint::QueueSort).front();
     if (queue_sort.name != canonical.name) {
       fail_at(known_or(queue_sort.location, profile.location),
-              label(profile) + " uses queueSort plugin " + in_quotes(queue_sort.name) + " but " +
-                  label(first) + " uses " + in_quotes(canonical.name) +
+              label(profile) + " uses queueSort plugin " + quote(queue_sort.name) + " but " +
+                  label(first) + " uses " + quote(canonical.name) +
                   ": every profile must use the same queueSort plugin");
     }
     if (profile.args_for(queue_sort.name) != first.args_for(canonical.name)) {
       auto config = profile.plugin_config_locations.find(queue_sort.name);
       const SourceLocation& at =
           config != profile.plugin_config_locations.end() ? config->second : profile.location;
-      fail_at(at, label(profile) + " gives queueSort plugin " + in_quotes(queue_sort.name) +
+      fail_at(at, label(profile) + " gives queueSort plugin " + quote(queue_sort.name) +
                       " other args than " + label(first) +
                       ": every profile must use the same queueSort args");
     }

@@ -12,10 +12,10 @@ namespace {
 
 using cluster::NodeInfo;
 
-const schedhost_pod_t* handle(const cluster::Pod& pod) {
+const schedhost_pod_t* exercise_handle(const cluster::Pod& pod) {
   return reinterpret_cast<const schedhost_pod_t*>(&pod);
 }
-const schedhost_node_t* handle(const NodeInfo& node) {
+const schedhost_node_t* exercise_handle(const NodeInfo& node) {
   return reinterpret_cast<const schedhost_node_t*>(&node);
 }
 
@@ -93,7 +93,7 @@ class Exerciser {
   bool pre_enqueue() {
     if (v_.pre_enqueue == nullptr) return true;
     result_.pre_enqueue = call({"PreEnqueue", &pod_}, [&](schedhost_call_t* h) {
-      return v_.pre_enqueue(self_, h, handle(pod_));
+      return v_.pre_enqueue(self_, h, exercise_handle(pod_));
     });
     return !framework_order_ || result_.pre_enqueue->ok();
   }
@@ -103,7 +103,7 @@ class Exerciser {
     if (v_.pre_filter == nullptr) return true;
     Call c(&snapshot_, plugin_.name());
     result_.pre_filter = call(c, {"PreFilter", &pod_}, [&](schedhost_call_t* h) {
-      return v_.pre_filter(self_, h, state_.handle(), handle(pod_));
+      return v_.pre_filter(self_, h, state_.handle(), exercise_handle(pod_));
     });
     result_.node_names = c.node_names();
     if (!framework_order_) return true;
@@ -131,7 +131,7 @@ class Exerciser {
     state_.set_read_only(true);  // as for the framework's parallel Filter
     for (const NodeInfo* node : framework_order_ ? candidates : all_nodes_) {
       Status s = call({"Filter", &pod_, &node->name()}, [&](schedhost_call_t* h) {
-        return v_.filter(self_, h, state_.handle(), handle(pod_), handle(*node));
+        return v_.filter(self_, h, state_.handle(), exercise_handle(pod_), exercise_handle(*node));
       });
       if (s.ok()) feasible.push_back(node);
       failed = failed || (!s.ok() && !s.rejected());
@@ -147,9 +147,10 @@ class Exerciser {
     std::vector<const schedhost_node_t*> handles;
     handles.reserve(nodes.size());
     for (const NodeInfo* node : nodes)
-      handles.push_back(handle(*node));
+      handles.push_back(exercise_handle(*node));
     result_.pre_score = call({"PreScore", &pod_}, [&](schedhost_call_t* h) {
-      return v_.pre_score(self_, h, state_.handle(), handle(pod_), handles.data(), handles.size());
+      return v_.pre_score(self_, h, state_.handle(), exercise_handle(pod_), handles.data(),
+                          handles.size());
     });
     return !framework_order_ || result_.pre_score->ok();
   }
@@ -161,7 +162,8 @@ class Exerciser {
     for (const NodeInfo* node : nodes) {
       std::int64_t value = 0;
       Status s = call({"Score", &pod_, &node->name()}, [&](schedhost_call_t* h) {
-        return v_.score(self_, h, state_.handle(), handle(pod_), handle(*node), &value);
+        return v_.score(self_, h, state_.handle(), exercise_handle(pod_), exercise_handle(*node),
+                        &value);
       });
       if (s.ok()) {
         result_.scores->emplace_back(node->name(), value);
@@ -181,7 +183,8 @@ class Exerciser {
       list.push_back({{name.data(), name.size()}, value});
     }
     result_.normalize_score = call({"NormalizeScore", &pod_}, [&](schedhost_call_t* h) {
-      return v_.normalize_score(self_, h, state_.handle(), handle(pod_), list.data(), list.size());
+      return v_.normalize_score(self_, h, state_.handle(), exercise_handle(pod_), list.data(),
+                                list.size());
     });
     if (!result_.normalize_score->ok()) return;
     result_.normalized_scores.emplace();

@@ -231,8 +231,8 @@ Output run(const ExecCredentialPlugin& plugin, const std::vector<std::string>& e
   return output;
 }
 
-std::string string_field(const nlohmann::json& object, const char* key, const char* name,
-                         const Failure& fail) {
+std::string credential_field(const nlohmann::json& object, const char* key, const char* name,
+                             const Failure& fail) {
   const auto it = object.find(key);
   if (it == object.end() || it->is_null()) return "";
   if (!it->is_string()) fail(std::string(name) + " must be a string, got " + it->dump());
@@ -252,11 +252,11 @@ ExecCredential parse(const ExecCredentialPlugin& plugin, const std::string& text
     fail("its output is not JSON (" + what + "): the plugin must print an ExecCredential");
   }
   if (!doc.is_object()) fail("its output is not a JSON object: it must be an ExecCredential");
-  const std::string kind = string_field(doc, "kind", "kind", fail);
+  const std::string kind = credential_field(doc, "kind", "kind", fail);
   if (kind != "ExecCredential") {
     fail("its output has kind \"" + kind + "\", not ExecCredential");
   }
-  const std::string api_version = string_field(doc, "apiVersion", "apiVersion", fail);
+  const std::string api_version = credential_field(doc, "apiVersion", "apiVersion", fail);
   if (api_version != plugin.api_version) {
     fail("its output has apiVersion \"" + api_version + "\", but the kubeconfig asks for \"" +
          plugin.api_version + "\": set exec.apiVersion to the version the plugin prints");
@@ -267,10 +267,11 @@ ExecCredential parse(const ExecCredentialPlugin& plugin, const std::string& text
   }
 
   ExecCredential credential;
-  credential.token = string_field(*status, "token", "status.token", fail);
+  credential.token = credential_field(*status, "token", "status.token", fail);
   credential.client_cert_pem =
-      string_field(*status, "clientCertificateData", "status.clientCertificateData", fail);
-  credential.client_key_pem = string_field(*status, "clientKeyData", "status.clientKeyData", fail);
+      credential_field(*status, "clientCertificateData", "status.clientCertificateData", fail);
+  credential.client_key_pem =
+      credential_field(*status, "clientKeyData", "status.clientKeyData", fail);
   if (credential.client_cert_pem.empty() != credential.client_key_pem.empty()) {
     fail(credential.client_cert_pem.empty()
              ? "its output has status.clientKeyData without status.clientCertificateData"
@@ -282,7 +283,7 @@ ExecCredential parse(const ExecCredentialPlugin& plugin, const std::string& text
         "status.clientKeyData");
   }
   const std::string expiry =
-      string_field(*status, "expirationTimestamp", "status.expirationTimestamp", fail);
+      credential_field(*status, "expirationTimestamp", "status.expirationTimestamp", fail);
   if (!expiry.empty()) {
     const std::optional<int64_t> ms = cluster::parse_rfc3339_ms(expiry);
     if (!ms) {
