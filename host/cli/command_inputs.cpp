@@ -70,11 +70,25 @@ config::PluginCatalog plugin_catalog(const loader::PluginRegistry& registry) {
   return catalog;
 }
 
+config::PluginOrigins plugin_origins(const loader::PluginRegistry& registry) {
+  config::PluginOrigins origins;
+  origins.searched = registry.searched();
+  for (const loader::PluginDefinition* plugin : registry.plugins()) {
+    origins.files.emplace(plugin->name, plugin->library->path);
+  }
+  return origins;
+}
+
+std::string not_installed(const loader::PluginRegistry& registry, std::string_view name,
+                          std::string_view fix) {
+  return not_installed_message(name, registry.names(), registry.searched(), fix);
+}
+
 config::SchedulerConfiguration load_profiles(const std::string& path,
                                              const loader::PluginRegistry& registry,
                                              std::ostream& err) {
-  config::Resolution resolution =
-      config::resolve_profiles(config::load_configuration(path), plugin_catalog(registry));
+  config::Resolution resolution = config::resolve_profiles(
+      config::load_configuration(path), plugin_catalog(registry), plugin_origins(registry));
   for (const std::string& warning : resolution.warnings) {
     err << "warning: " << warning << '\n';
   }

@@ -36,6 +36,14 @@ bool load_plugins(loader::PluginRegistry& registry, const std::vector<std::strin
 // Installed plugin name -> the extension points it implements.
 config::PluginCatalog plugin_catalog(const loader::PluginRegistry& registry);
 
+// The directories the registry searched and each plugin's file, for the resolver's messages.
+config::PluginOrigins plugin_origins(const loader::PluginRegistry& registry);
+
+// What to say when `name` is not among the registry's plugins (the directories searched, a near
+// name): `plugin "X" is not installed (searched, in order: ...): <fix>`.
+std::string not_installed(const loader::PluginRegistry& registry, std::string_view name,
+                          std::string_view fix);
+
 // Reads the KubeSchedulerConfiguration at path and resolves its profiles against the registry's
 // plugins; prints each resolution warning as "warning: <text>" on err. Throws InputError.
 config::SchedulerConfiguration load_profiles(const std::string& path,

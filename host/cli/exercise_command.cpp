@@ -42,9 +42,9 @@ int run(const ExerciseOptions& options) {
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const loader::PluginDefinition* definition = registry.find(options.plugin);
   if (definition == nullptr) {
-    throw InputError("plugin \"" + options.plugin +
-                     "\" is not installed: put its .so in a --plugin-dir, or check the name "
-                     "with `schedhost plugins`");
+    throw InputError(not_installed(registry, options.plugin,
+                                   "put its .so in a --plugin-dir, or check the name with "
+                                   "`schedhost plugins`"));
   }
   const cluster::Cluster cluster = cluster::load_cluster(options.cluster);
   const cluster::Snapshot snapshot = cluster.snapshot();  // pending pods are not placed

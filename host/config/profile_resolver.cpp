@@ -6,6 +6,7 @@
 
 #include "cluster/error_line.hpp"
 #include "common/input_error.hpp"
+#include "common/plugin_search.hpp"
 #include "config/configuration_validation.hpp"
 #include "config/default_plugins.hpp"
 #include "config/multi_point_expansion.hpp"
@@ -28,7 +29,9 @@ std::string label(const Profile& profile) {
 // dropped with a warning so that nothing disappears silently; a missing queue sort or binder
 // then fails the profile below with its own message.
 NameSet skip_missing_defaults(PluginSet& multi_point, const PluginCatalog& catalog,
-                              const Profile& profile, std::vector<std::string>& warnings) {
+                              const PluginOrigins& origins, const Profile& profile,
+                              std::vector<std::string>& warnings) {
+  const std::string searched = searched_directories_text(origins.searched);
   NameSet skipped;
   std::vector<std::string> names;  // in default order, for one warning per profile
   std::erase_if(multi_point.enabled, [&](const PluginReference& plugin) {
@@ -38,8 +41,8 @@ NameSet skip_missing_defaults(PluginSet& multi_point, const PluginCatalog& catal
   });
   if (names.size() == 1) {
     warnings.push_back(profile.location.to_string() + ": " + label(profile) + ": default plugin " +
-                       names.front() +
-                       " is not installed, so it is skipped: put its .so in a --plugin-dir, or "
+                       names.front() + " is not installed" + searched +
+                       ", so it is skipped: put its .so in a --plugin-dir, or "
                        "disable it in multiPoint");
   } else if (!names.empty()) {
     std::string list;
@@ -47,7 +50,8 @@ NameSet skip_missing_defaults(PluginSet& multi_point, const PluginCatalog& catal
       list += (list.empty() ? "" : ", ") + n;
     warnings.push_back(
         profile.location.to_string() + ": " + label(profile) + ": " + std::to_string(names.size()) +
-        " default plugins are not installed, so they "
+        " default plugins are not installed" + searched +
+        ", so they "
         "are skipped: " +
         list + ": put their .so files in a --plugin-dir, or disable them in multiPoint");
   }
@@ -55,7 +59,8 @@ NameSet skip_missing_defaults(PluginSet& multi_point, const PluginCatalog& catal
 }
 
 // What the user named must exist. Upstream checks the points in the same way, then multiPoint.
-void require_installed(const PluginSets& merged, const PluginCatalog& catalog) {
+void require_installed(const PluginSets& merged, const PluginCatalog& catalog,
+                       const PluginOrigins& origins) {
   auto check = [&](const PluginSet& set) {
     for (const auto& plugin : set.enabled) {
       if (catalog.contains(plugin.name)) continue;
@@ -65,9 +70,12 @@ void require_installed(const PluginSets& merged, const PluginCatalog& catalog) {
                     " is a volume plugin, which schedhost does not support yet (it "
                     "models no PersistentVolumes): remove it from the profile");
       }
+      std::vector<std::string> installed;
+      for (const auto& [name, points] : catalog)
+        installed.push_back(name);
       fail_at(plugin.location,
-              "plugin " + quote(plugin.name) +
-                  " is not installed: put its .so in a --plugin-dir, or remove it");
+              not_installed_message(plugin.name, installed, origins.searched,
+                                    "put its .so in a --plugin-dir, or remove it"));
     }
   };
   for (auto point : kConcreteConfigExtensionPoints)
@@ -124,12 +132,12 @@ void warn_unused_plugin_config(const Profile& profile, const NameSet& skipped_de
   }
 }
 
-void resolve_profile(Profile& profile, const PluginCatalog& catalog,
+void resolve_profile(Profile& profile, const PluginCatalog& catalog, const PluginOrigins& origins,
                      std::vector<std::string>& warnings) {
   PluginSets merged = merge_plugins(default_plugins(), profile.plugins);
-  NameSet skipped =
-      skip_missing_defaults(merged[ConfigExtensionPoint::MultiPoint], catalog, profile, warnings);
-  require_installed(merged, catalog);
+  NameSet skipped = skip_missing_defaults(merged[ConfigExtensionPoint::MultiPoint], catalog,
+                                          origins, profile, warnings);
+  require_installed(merged, catalog, origins);
   ExpandedPlugins expanded = expand_plugins(merged, catalog);
   check_queue_sort_and_bind(profile, expanded);
   auto weights = score_weights(merged, catalog, label(profile), profile.location);
@@ -175,11 +183,11 @@ void check_common_queue_sort(const std::vector<Profile>& profiles) {
 }
 
 Resolution resolve_valid_profiles(SchedulerConfiguration configuration,
-                                  const PluginCatalog& catalog) {
+                                  const PluginCatalog& catalog, const PluginOrigins& origins) {
   validate_configuration(configuration);
   Resolution resolution;
   for (auto& profile : configuration.profiles) {
-    resolve_profile(profile, catalog, resolution.warnings);
+    resolve_profile(profile, catalog, origins, resolution.warnings);
   }
   check_common_queue_sort(configuration.profiles);
   resolution.configuration = std::move(configuration);
@@ -188,10 +196,11 @@ Resolution resolve_valid_profiles(SchedulerConfiguration configuration,
 
 }  // namespace
 
-Resolution resolve_profiles(SchedulerConfiguration configuration, const PluginCatalog& catalog) {
+Resolution resolve_profiles(SchedulerConfiguration configuration, const PluginCatalog& catalog,
+                            const PluginOrigins& origins) {
   // Names and args come from the user's file: keep the message on one line whatever they hold.
   return with_one_line_errors(
-      [&] { return resolve_valid_profiles(std::move(configuration), catalog); });
+      [&] { return resolve_valid_profiles(std::move(configuration), catalog, origins); });
 }
 
 }  // namespace schedhost::config

@@ -24,6 +24,8 @@ struct Resolution {
 // does not implement; a plugin twice at one point; not exactly one queueSort plugin; no bind
 // plugin; a different queueSort plugin (or its args) between profiles; an overflowing score total.
 // Plugin args are not checked here: each plugin validates its own when it is created.
-Resolution resolve_profiles(SchedulerConfiguration configuration, const PluginCatalog& catalog);
+// origins (optional) lets the messages name the directories searched and the plugins' files.
+Resolution resolve_profiles(SchedulerConfiguration configuration, const PluginCatalog& catalog,
+                            const PluginOrigins& origins = {});
 
 }  // namespace schedhost::config

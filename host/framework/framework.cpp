@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "common/input_error.hpp"
+#include "common/plugin_search.hpp"
 #include "framework/call.hpp"
 #include "framework/plugin_call_counter.hpp"
 #include "framework/post_filter_scope.hpp"
@@ -61,8 +62,9 @@ Framework::Framework(const config::Profile& profile, const loader::PluginRegistr
       if (it == created.end()) {
         const loader::PluginDefinition* def = registry.find(e.name);
         if (def == nullptr) {
-          throw InputError("profile " + in_quotes(name_) + ": plugin " + in_quotes(e.name) +
-                           " is not installed: put its .so in a --plugin-dir, or remove it");
+          throw InputError("profile " + in_quotes(name_) + ": " +
+                           not_installed_message(e.name, registry.names(), registry.searched(),
+                                                 "put its .so in a --plugin-dir, or remove it"));
         }
         instances_.push_back(create_instance(profile, *def));
         created.push_back(e.name);

@@ -30,6 +30,26 @@ framework::PluginCallRecord library_call(const std::string& path, const char* st
   return r;
 }
 
+std::string parent_of(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+// A name defined by two files: the first one loaded keeps it (the built-in directory is searched
+// first, then the --plugin-dir directories in order, each directory's files by name), and the
+// second is refused. Both are named, with why the first comes first and what removing either
+// file does, since a stray copy (gpu.old.so beside gpu.so) sorts before the real one.
+std::string duplicate_message(const std::string& name, const std::string& first,
+                              const std::string& second, bool first_is_builtin) {
+  const std::string why = parent_of(first) == parent_of(second)
+                              ? "files of a directory load in name order"
+                          : first_is_builtin ? "the built-in directory is searched first"
+                                             : "its directory is searched first";
+  return "plugin \"" + name + "\" is also defined by " + first + ", which loads first (" + why +
+         ") and keeps the name: remove " + first + " to use this file, or remove this file to " +
+         "keep " + first;
+}
+
 void run_deinit(const LoadedLibrary& library) {
   if (library.deinit == nullptr) return;
   const framework::PluginCallScope scope(library_call(library.path, "deinit()"));
@@ -69,8 +89,16 @@ void PluginRegistry::load_directories(const std::vector<PluginDirectory>& dirs) 
 
 void PluginRegistry::collect_directory(const PluginDirectory& dir, std::vector<Candidate>& out) {
   std::error_code ec;
-  if (!fs::is_directory(dir.path, ec)) {
+  const bool is_directory = fs::is_directory(dir.path, ec);
+  searched_.push_back({dir.path, is_directory, dir.builtin});
+  if (!is_directory) {
     if (!dir.required) return;
+    if (fs::exists(dir.path, ec)) {
+      // `--plugin-dir ./build/gpu.so`: the user meant the folder the library is in.
+      const fs::path parent = fs::path(dir.path).parent_path();
+      throw InputError(dir.path + ": --plugin-dir names a file, not a directory: pass the folder " +
+                       "it is in, --plugin-dir " + (parent.empty() ? "." : parent.string()));
+    }
     throw InputError(dir.path + ": plugin directory does not exist: create it or fix --plugin-dir");
   }
   // Kept open while its files are opened relative to it, so they come from the very directory
@@ -241,8 +269,11 @@ void PluginRegistry::load_probed(Candidate& candidate) {
   LoadedLibrary& lib = opened.library->info;
   for (const PluginDefinition& p : lib.plugins) {
     if (const PluginDefinition* other = find(p.name); other != nullptr) {
-      failures_.push_back({path, "plugin \"" + p.name + "\" is already defined by " +
-                                     other->library->path + ": remove one of the two files"});
+      const std::string& first = other->library->path;
+      const bool builtin = std::any_of(searched_.begin(), searched_.end(), [&](const auto& d) {
+        return d.builtin && d.path == parent_of(first);
+      });
+      failures_.push_back({path, duplicate_message(p.name, first, path, builtin)});
       run_deinit(lib);
       return;
     }
@@ -255,6 +286,13 @@ void PluginRegistry::load_probed(Candidate& candidate) {
 const PluginDefinition* PluginRegistry::find(std::string_view name) const {
   auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> PluginRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, def] : by_name_)
+    out.push_back(name);
+  return out;
 }
 
 std::vector<const PluginDefinition*> PluginRegistry::plugins() const {

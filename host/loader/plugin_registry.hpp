@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/plugin_search.hpp"
 #include "loader/digest_pins.hpp"
 #include "loader/file_trust.hpp"
 #include "loader/library_loader.hpp"
@@ -37,8 +38,10 @@ class PluginRegistry {
   // Loads every *.so of each directory (sorted by file name). Each file is checked (ownership,
   // permissions, symlinks, digest, ELF headers), copied into sealed memory, probed in a child
   // process (loader/load_probe.hpp) and only then loaded. A library that fails any of it is
-  // recorded in failures(), never fatal. A missing required directory, or one others may write
-  // to, throws InputError.
+  // recorded in failures(), never fatal. A missing required directory, a file given as a
+  // directory, or a directory others may write to, throws InputError. The first library to
+  // define a name keeps it (built-in directory first, then the others in order, files by name);
+  // a later one defining it too is a failure naming both files.
   void load_directories(const std::vector<PluginDirectory>& dirs);
   // Loads one file the same way; the same file (also through a symlink) is loaded once.
   void load_file(const std::string& path);
@@ -48,6 +51,10 @@ class PluginRegistry {
   // What --allow-insecure-plugins let through, and --plugin-digests lines no file matched.
   const std::vector<LoadWarning>& warnings() const { return warnings_; }
   const PluginDefinition* find(std::string_view name) const;
+  // The directories load_directories() searched, in order (those that did not exist too).
+  const std::vector<SearchedDirectory>& searched() const { return searched_; }
+  // Every installed plugin's name, sorted.
+  std::vector<std::string> names() const;
   // Every plugin, in load order.
   std::vector<const PluginDefinition*> plugins() const;
   // Each plugin's name and the extension points it implements (config::PluginCatalog).
@@ -77,6 +84,7 @@ class PluginRegistry {
   std::vector<std::unique_ptr<OpenedLibrary>> libraries_;
   std::vector<LoadFailure> failures_;
   std::vector<LoadWarning> warnings_;
+  std::vector<SearchedDirectory> searched_;
   bool allow_insecure_ = false;
   std::chrono::milliseconds load_timeout_{10'000};
   std::string probe_program_;  // empty: no probe

@@ -117,8 +117,11 @@ profiles:
   EXPECT_EQ(r.out, "");
   // The warnings about defaults that are not installed come first; the error is the last line.
   EXPECT_THAT(r.err, ::testing::EndsWith("error: " + config +
-                                         ":7:19: plugin \"GpuFilter\" is not installed: put its "
-                                         ".so in a --plugin-dir, or remove it\n"));
+                                         ":7:19: plugin \"GpuFilter\" is not installed "
+                                         "(searched, in order: " +
+                                         testing::builtin_plugin_dir() + " (built-in), " +
+                                         in.plugins.path() +
+                                         "): put its .so in a --plugin-dir, or remove it\n"));
 }
 
 TEST(RunCommand, ABrokenPluginLibraryIsBadInputBeforeTheConfigIsRead) {

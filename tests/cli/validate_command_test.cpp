@@ -92,8 +92,10 @@ kind: KubeSchedulerConfiguration
   EXPECT_EQ(r.out, "profile \"default-scheduler\": queueSort: PrioritySort; bind: DefaultBinder\n");
   EXPECT_EQ(r.err,
             "warning: " + config +
-                ": profile \"default-scheduler\": 12 default plugins are not installed, so they "
-                "are skipped: \"NodeUnschedulable\", \"NodeName\", \"TaintToleration\", "
+                ": profile \"default-scheduler\": 12 default plugins are not installed "
+                "(searched, in order: " +
+                builtins.path() + " (built-in), " + no_plugins.path() +
+                "), so they are skipped: \"NodeUnschedulable\", \"NodeName\", \"TaintToleration\", "
                 "\"NodeAffinity\", \"NodePorts\", \"NodeResourcesFit\", \"PodTopologySpread\", "
                 "\"InterPodAffinity\", \"DefaultPreemption\", \"NodeResourcesBalancedAllocation\", "
                 "\"ImageLocality\", \"SchedulingGates\": put their .so files in a --plugin-dir, or "
@@ -279,8 +281,9 @@ TEST(ValidateCommand, AnUnknownPluginIsBadInput) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "error: " + config +
-                       ":14:19: plugin \"GpuFilter\" is not installed: put its .so in a "
-                       "--plugin-dir, or remove it\n");
+                       ":14:19: plugin \"GpuFilter\" is not installed (searched, in order: " +
+                       testing::builtin_plugin_dir() + " (built-in), " + plugins.path() +
+                       "): put its .so in a --plugin-dir, or remove it\n");
 }
 
 TEST(ValidateCommand, APluginAtAPointItDoesNotImplementIsBadInput) {

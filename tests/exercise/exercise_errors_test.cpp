@@ -41,8 +41,9 @@ TEST(ExerciseErrors, AnUnknownOutputFormat) {
 TEST(ExerciseErrors, AnUnknownPlugin) {
   ExerciseInputs in;
   EXPECT_EQ(bad_input(in.run("GpuFilter")),
-            "error: plugin \"GpuFilter\" is not installed: put its .so in a --plugin-dir, or "
-            "check the name with `schedhost plugins`\n");
+            "error: plugin \"GpuFilter\" is not installed (searched, in order: " +
+                testing::builtin_plugin_dir() + " (built-in), " + in.plugins.path() +
+                "): put its .so in a --plugin-dir, or check the name with `schedhost plugins`\n");
 }
 
 TEST(ExerciseErrors, EveryLibraryThatFailsIsOneLine) {

@@ -190,8 +190,11 @@ TEST(Loader, RefusesTheSecondFileDefiningAPluginNameAndNamesBoth) {
   EXPECT_EQ(registry.libraries()[0]->info.path, first);
   ASSERT_EQ(registry.failures().size(), 1u);
   EXPECT_EQ(registry.failures()[0].path, second);
-  EXPECT_EQ(registry.failures()[0].message, "plugin \"FixtureFilter\" is already defined by " +
-                                                first + ": remove one of the two files");
+  EXPECT_EQ(registry.failures()[0].message,
+            "plugin \"FixtureFilter\" is also defined by " + first +
+                ", which loads first (files of a directory load in name order) and keeps the "
+                "name: remove " +
+                first + " to use this file, or remove this file to keep " + first);
 }
 
 TEST(Loader, LoadsTheSameFileOnceEvenThroughASymlink) {
