@@ -16,6 +16,7 @@
 #include "cli/plugin_validation_output.hpp"
 #include "cluster/cluster_file.hpp"
 #include "common/input_error.hpp"
+#include "common/typed_args.hpp"
 #include "config/config_extension_point.hpp"
 #include "framework/plugin_instance.hpp"
 #include "validator/child_entry.hpp"
@@ -108,11 +109,17 @@ std::map<std::string, std::string> parse_plugin_args(const std::vector<std::stri
     if (eq == std::string::npos || eq == 0) {
       throw InputError("--args \"" + entry + "\": expected Name=JSON, e.g. --args Foo='{\"a\":1}'");
     }
-    const nlohmann::json parsed = nlohmann::json::parse(entry.substr(eq + 1), nullptr, false);
+    const std::string name = entry.substr(0, eq);
+    nlohmann::json parsed = nlohmann::json::parse(entry.substr(eq + 1), nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
-      throw InputError("--args " + entry.substr(0, eq) + ": not a JSON object");
+      throw InputError("--args " + name + ": not a JSON object");
     }
-    args[entry.substr(0, eq)] = parsed.dump();
+    // Upstream's apiVersion and kind, as in a profile: checked, then left out.
+    if (auto problem = check_typed_args(parsed, name)) {
+      throw InputError("--args " + name + ": " + problem->message);
+    }
+    strip_typed_args(parsed);
+    args[name] = parsed.dump();
   }
   return args;
 }

@@ -14,6 +14,7 @@
 #include "cluster/input_file.hpp"
 #include "cluster/yaml_documents.hpp"
 #include "common/input_error.hpp"
+#include "common/typed_args.hpp"
 #include "config/configuration_defaults.hpp"
 #include "config/upstream_only_fields.hpp"
 #include "config/yaml_field_reader.hpp"
@@ -320,6 +321,13 @@ class ConfigurationParser {
                            ": write the args as `field: value` lines under args");
         }
         args = yaml_to_json(args_field->value, reader_, what);
+        // Upstream's typed args: checked here, where the field's position is known, and
+        // removed, so that no plugin (and no comparison of args) ever sees them.
+        if (auto problem = check_typed_args(args, name)) {
+          const YAML::Node& map = args_field->value;
+          reader_.fail(map[problem->field], what + ": " + problem->message);
+        }
+        strip_typed_args(args);
       }
       profile.plugin_args[name] = std::move(args);
       profile.plugin_config_locations[name] = at;

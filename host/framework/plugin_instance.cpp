@@ -1,6 +1,7 @@
 #include "framework/plugin_instance.hpp"
 
 #include "common/input_error.hpp"
+#include "common/typed_args.hpp"
 #include "framework/call.hpp"
 #include "framework/plugin_call_record.hpp"
 
@@ -12,7 +13,9 @@ PluginInstance::PluginInstance(const loader::PluginDefinition& definition)
 std::unique_ptr<PluginInstance> PluginInstance::create(const loader::PluginDefinition& definition,
                                                        std::string_view args_json) {
   std::unique_ptr<PluginInstance> instance(new PluginInstance(definition));
-  const std::string_view args = args_json.empty() ? std::string_view("{}") : args_json;
+  // Upstream's apiVersion and kind never reach a plugin (common/typed_args.hpp).
+  const std::string typed = typed_args_text(args_json, definition.name);
+  const std::string_view args = typed.empty() ? std::string_view("{}") : std::string_view(typed);
   Call call;
   void* self = nullptr;
   schedhost_code_t code = SCHEDHOST_SUCCESS;

@@ -14,8 +14,10 @@ namespace schedhost::framework {
 
 class PluginInstance {
  public:
-  // Calls the plugin's create() with args as compact JSON ("{}" when the profile gives none).
-  // Throws InputError `plugin "Name": <its reason>` when the plugin refuses.
+  // Calls the plugin's create() with args as compact JSON ("{}" when the profile gives none),
+  // without upstream's apiVersion and kind (common/typed_args.hpp). Throws InputError
+  // `plugin "Name": <its reason>` when the plugin refuses, or `plugin "Name": args: ...` for a
+  // kind that is not "<Name>Args".
   static std::unique_ptr<PluginInstance> create(const loader::PluginDefinition& definition,
                                                 std::string_view args_json);
   ~PluginInstance();

@@ -133,7 +133,7 @@ class DefaultPreemption {
     }
     for (const auto& item : args.items()) {
       const std::string& key = item.key();
-      if (key == "kind" || key == "apiVersion" || item.value().is_null()) continue;
+      if (item.value().is_null()) continue;
       if (key == "minCandidateNodesPercentage") {
         percentage_ = int32_arg(key, item.value());
       } else if (key == "minCandidateNodesAbsolute") {

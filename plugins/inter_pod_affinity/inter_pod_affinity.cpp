@@ -425,7 +425,6 @@ class InterPodAffinity {
     }
     for (const auto& item : args.items()) {
       const std::string& key = item.key();
-      if (key == "kind" || key == "apiVersion") continue;
       if (key == "hardPodAffinityWeight") {
         if (item.value().is_null()) continue;
         if (!item.value().is_number_integer() ||

@@ -345,12 +345,11 @@ inline std::string join_path(const std::string& parent, const std::string& child
   return parent.empty() ? child : parent + "." + child;
 }
 
-// Refuses a field that is not one of `known` ("apiVersion" and "kind" are always accepted).
+// Refuses a field that is not one of `known` (the host has removed "apiVersion" and "kind").
 inline void check_fields(const nlohmann::json& object, const std::string& path,
                          std::initializer_list<std::string_view> known) {
   for (const auto& item : object.items()) {
     const std::string& key = item.key();
-    if (path.empty() && (key == "apiVersion" || key == "kind")) continue;
     bool found = false;
     for (std::string_view k : known)
       found = found || key == k;

@@ -7,7 +7,7 @@
 //   upstream's ValidatePodTopologySpreadArgs, e.g.
 //   defaultingType: Invalid value: "System": when .defaultConstraints are not empty
 //   defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)
-//   ("apiVersion" and "kind" are accepted and ignored; any other field is refused.)
+//   (any other field is refused; the host removes upstream's "apiVersion" and "kind" first.)
 //
 // Constraints: the pod's spec.topologySpreadConstraints whose whenUnsatisfiable is DoNotSchedule
 //   (filtering) or ScheduleAnyway (scoring); labelSelector null matches nothing, {} everything;
@@ -373,8 +373,7 @@ class PodTopologySpread {
       refuse("args must be an object (PodTopologySpreadArgs), got " + args.dump());
     }
     for (const auto& item : args.items()) {
-      if (item.key() != "defaultingType" && item.key() != "defaultConstraints" &&
-          item.key() != "apiVersion" && item.key() != "kind") {
+      if (item.key() != "defaultingType" && item.key() != "defaultConstraints") {
         refuse("unknown field \"" + item.key() +
                "\": PodTopologySpread args have defaultingType and defaultConstraints");
       }
