@@ -106,6 +106,53 @@ void check_queue_sort_and_bind(const Profile& profile, const ExpandedPlugins& ex
   }
 }
 
+// A plugin the user put in multiPoint that joins no point: upstream allows it silently, but it
+// is usually a plugin whose hooks are misspelt, or one every point it has disables.
+void warn_idle_multi_point_plugins(const Profile& profile, const PluginSets& merged,
+                                   const ExpandedPlugins& expanded, const PluginCatalog& catalog,
+                                   const PluginOrigins& origins,
+                                   std::vector<std::string>& warnings) {
+  NameSet running;
+  for (const auto& plugins : expanded) {
+    for (const auto& plugin : plugins)
+      running.insert(plugin.name);
+  }
+  NameSet warned;
+  for (const PluginReference& plugin : merged[ConfigExtensionPoint::MultiPoint].enabled) {
+    if (plugin.is_default || running.contains(plugin.name)) continue;
+    if (!warned.insert(plugin.name).second) continue;
+    auto found = catalog.find(plugin.name);
+    if (found == catalog.end()) continue;
+    std::string hooks;   // the multiPoint hooks it implements
+    std::string fields;  // the fields of `plugins:` that disable it
+    for (const ConfigExtensionPoint point : kConcreteConfigExtensionPoints) {
+      const ExtensionPoint cycle_point = *to_extension_point(point);
+      if (!found->second.contains(cycle_point)) continue;
+      hooks += (hooks.empty() ? "" : ", ") + std::string(to_string(cycle_point));
+      fields += (fields.empty() ? "" : ", ") + std::string(field_name(point));
+    }
+    std::string text = known_or(plugin.location, profile.location).to_string() + ": " +
+                       label(profile) + ": multiPoint plugin " + quote(plugin.name);
+    if (auto file = origins.files.find(plugin.name); file != origins.files.end()) {
+      text += " (" + file->second + ")";
+    }
+    text += " implements none of the hooks multiPoint expands to";
+    if (hooks.empty()) {
+      std::string all;
+      for (const ConfigExtensionPoint point : kConcreteConfigExtensionPoints)
+        all += (all.empty() ? "" : ", ") + std::string(to_string(*to_extension_point(point)));
+      text += " (" + all +
+              "), so it runs at no extension point: check the names of its hooks, or remove it "
+              "from multiPoint";
+    } else {
+      text += " in this profile, so it runs at no extension point: it implements " + hooks +
+              ", which the profile disables (" + fields +
+              "); enable it there, or remove it from multiPoint";
+    }
+    warnings.push_back(std::move(text));
+  }
+}
+
 // Upstream ignores pluginConfig for a plugin the profile does not run; schedhost says so.
 void warn_unused_plugin_config(const Profile& profile, const NameSet& skipped_defaults,
                                std::vector<std::string>& warnings) {
@@ -140,6 +187,7 @@ void resolve_profile(Profile& profile, const PluginCatalog& catalog, const Plugi
   require_installed(merged, catalog, origins);
   ExpandedPlugins expanded = expand_plugins(merged, catalog);
   check_queue_sort_and_bind(profile, expanded);
+  warn_idle_multi_point_plugins(profile, merged, expanded, catalog, origins, warnings);
   auto weights = score_weights(merged, catalog, label(profile), profile.location);
 
   for (std::size_t i = 0; i < kExtensionPointCount; ++i) {

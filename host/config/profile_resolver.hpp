@@ -15,7 +15,8 @@ namespace schedhost::config {
 struct Resolution {
   SchedulerConfiguration configuration;  // every profile's `enabled` filled in
   // One line each, in file order per profile: a default plugin that is not installed (skipped),
-  // a pluginConfig entry for a plugin the profile does not enable (ignored).
+  // a plugin the user enabled in multiPoint that ends up at no extension point, a pluginConfig
+  // entry for a plugin the profile does not enable (ignored).
   std::vector<std::string> warnings;
 };
 
