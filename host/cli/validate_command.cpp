@@ -22,6 +22,7 @@
 #include "validator/child_entry.hpp"
 #include "validator/child_process.hpp"
 #include "validator/plugin_validation.hpp"
+#include "validator/user_objects.hpp"
 
 namespace schedhost::cli {
 namespace {
@@ -30,8 +31,9 @@ struct ValidateOptions {
   std::string config;
   std::vector<std::string> plugin_dirs;
   loader::PluginTrust trust;  // --allow-insecure-plugins, --plugin-digests
-  std::string cluster;
+  std::string cluster;  // with --plugin: the author's nodes and pods to check the plugin on too
   // --plugin mode
+  std::vector<std::string> pods;  // --pod FILE: the author's pending pods
   std::string plugin_file;
   int timeout_ms = 2000;
   std::string output = "table";
@@ -127,8 +129,12 @@ std::map<std::string, std::string> parse_plugin_args(const std::vector<std::stri
 int run_plugin_validation(const ValidateOptions& options) {
   const std::map<std::string, std::string> args = parse_plugin_args(options.args);
   if (options.child) {
-    validator::ChildRequest request{options.plugin_file, options.child_plugin, "{}"};
+    validator::ChildRequest request;
+    request.plugin_file = options.plugin_file;
+    request.plugin_name = options.child_plugin;
     if (auto it = args.find(options.child_plugin); it != args.end()) request.args_json = it->second;
+    request.cluster_file = options.cluster;
+    request.pod_files = options.pods;
     validator::run_child_request(request, validator::kChildFd);
   }
   std::error_code ec;
@@ -136,10 +142,16 @@ int run_plugin_validation(const ValidateOptions& options) {
     throw InputError(options.plugin_file + ": no such file: give the path of a plugin .so");
   }
   if (options.timeout_ms <= 0) throw InputError("--timeout-ms must be a positive number");
+  // Read here first, so that a bad file is one error line (exit 2), not a failed check.
+  if (!options.cluster.empty() || !options.pods.empty()) {
+    validator::read_user_objects(options.cluster, options.pods);
+  }
   validator::ValidationOptions v;
   v.plugin_file = options.plugin_file;
   v.timeout = std::chrono::milliseconds(options.timeout_ms);
   v.args = args;
+  v.cluster_file = options.cluster;
+  v.pod_files = options.pods;
   const validator::ValidationReport report = validator::validate_plugin_file(v);
   if (!report.load_error.empty()) {
     std::cerr << "error: " << options.plugin_file << ": " << report.load_error << '\n';
@@ -162,6 +174,11 @@ int run(const ValidateOptions& options) {
     throw InputError("validate takes --config PROFILE.yaml or --plugin FILE.so, not both");
   }
   if (!options.plugin_file.empty()) return run_plugin_validation(options);
+  if (!options.pods.empty()) {
+    throw InputError(
+        "--pod goes with --plugin FILE.so: it gives the plugin's validation pods of "
+        "your own; remove it, or validate a plugin");
+  }
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
@@ -202,7 +219,12 @@ Subcommand add_validate_command(CLI::App& app) {
                   "directory is always searched first");
   add_plugin_trust_flags(sub, options->trust);
   sub->add_option("--cluster", options->cluster,
-                  "A cluster file or directory: warn about pending pods no profile serves");
+                  "A cluster file or directory: warn about pending pods no profile serves; with "
+                  "--plugin, also drive the plugin on its nodes and pods");
+  sub->add_option("--pod", options->pods,
+                  "With --plugin: a YAML or JSON file of one or more Pods to drive the plugin on, "
+                  "besides the generated ones (repeatable)")
+      ->option_text("FILE");
   sub->add_option("--plugin", options->plugin_file,
                   "Instead of --config: load this plugin .so in a child process and drive every "
                   "hook of each of its plugins; exit 0 only when every check passes")

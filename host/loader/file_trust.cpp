@@ -19,19 +19,19 @@ std::string user_name(uid_t uid) {
   return {};
 }
 
-std::string owner(uid_t uid) {
+}  // namespace
+
+std::string owner_text(uid_t uid) {
   const std::string name = user_name(uid);
   const std::string id = "uid " + std::to_string(uid);
   return name.empty() ? id : name + " (" + id + ")";
 }
 
-std::string octal_mode(mode_t mode) {
+std::string mode_text(mode_t mode) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "%04o", static_cast<unsigned>(mode & 07777));
   return buf;
 }
-
-}  // namespace
 
 std::optional<Distrust> check_trust(const struct stat& st, const std::string& path) {
   const bool foreign_owner = st.st_uid != 0 && st.st_uid != geteuid();
@@ -42,7 +42,7 @@ std::optional<Distrust> check_trust(const struct stat& st, const std::string& pa
   std::string problem;
   std::string fix;
   if (foreign_owner) {
-    problem = "owned by " + owner(st.st_uid) + ", not root or the user running schedhost";
+    problem = "owned by " + owner_text(st.st_uid) + ", not root or the user running schedhost";
     fix = "chown root " + path;
   }
   if (group_writable || others_writable) {
@@ -50,7 +50,7 @@ std::optional<Distrust> check_trust(const struct stat& st, const std::string& pa
                       : group_writable                  ? "group"
                                                         : "others";
     problem += (problem.empty() ? "writable by " : ", and writable by ") + std::string(who) +
-               " (mode " + octal_mode(st.st_mode) + ")";
+               " (mode " + mode_text(st.st_mode) + ")";
     fix += (fix.empty() ? "" : " && ") + std::string("chmod go-w ") + path;
   }
   return Distrust{problem, fix};

@@ -19,6 +19,11 @@ struct Distrust {
 // others; otherwise what is wrong and the command that fixes it.
 std::optional<Distrust> check_trust(const struct stat& st, const std::string& path);
 
+// "alice (uid 1000)", or "uid 1000" for a uid without a name: how messages name an owner.
+std::string owner_text(uid_t uid);
+// The permission bits in octal, "0755".
+std::string mode_text(mode_t mode);
+
 inline constexpr const char* kAllowInsecureFlag = "--allow-insecure-plugins";
 
 // "refusing to <action>: <problem>: <fix>, or pass --allow-insecure-plugins".

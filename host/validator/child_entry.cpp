@@ -5,6 +5,7 @@
 #include "loader/library_loader.hpp"
 #include "validator/plugin_checks.hpp"
 #include "validator/protocol.hpp"
+#include "validator/user_objects.hpp"
 
 namespace schedhost::validator {
 
@@ -28,6 +29,9 @@ void run_child_request(const ChildRequest& request, int fd) {
       options.args_json = request.args_json;
       // Only the SDK's exception barrier turns an exception into an Error status.
       options.cpp_sdk = library.build_info.rfind("schedhost C++ SDK", 0) == 0;
+      if (!request.cluster_file.empty() || !request.pod_files.empty()) {
+        options.user_objects = read_user_objects(request.cluster_file, request.pod_files);
+      }
       check_plugin(p, options, channel);
     }
   }

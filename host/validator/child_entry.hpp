@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace schedhost::validator {
 
@@ -12,6 +13,8 @@ struct ChildRequest {
   std::string plugin_file;
   std::string plugin_name;  // empty: list the plugins
   std::string args_json = "{}";
+  std::string cluster_file;            // --cluster: the author's nodes (and pods)
+  std::vector<std::string> pod_files;  // --pod: the author's pending pods
 };
 
 // Never returns: ends the process with _exit(0), so that no plugin static destructor runs

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -57,11 +58,13 @@ class PluginChecker {
         name_(plugin.name),
         options_(options),
         channel_(channel),
-        cluster_(generated_cluster()),
-        snapshot_(cluster_.snapshot()),
         host_{"plugin \"" + plugin.name + "\""} {
-    for (const NodeInfo& node : snapshot_.node_infos())
-      nodes_.push_back(&node);
+    scenarios_.push_back(std::make_unique<Scenario>(generated_cluster(), ""));
+    if (options.user_objects) {
+      scenarios_.push_back(std::make_unique<Scenario>(options.user_objects->cluster,
+                                                      " [" + options.user_objects->label + "]"));
+    }
+    use(*scenarios_.front());
   }
 
   void run() {
@@ -73,9 +76,13 @@ class PluginChecker {
       return;
     }
     self_ = self;
-    queue_sort();
-    for (const auto& pod : cluster_.pending_pods)
-      cycle(*pod);
+    for (const auto& scenario : scenarios_) {
+      use(*scenario);
+      queue_sort();
+      for (const auto& pod : *pending_)
+        cycle(*pod);
+    }
+    use(*scenarios_.front());
     report_tallies();
     report_state();
     leak_check();
@@ -83,9 +90,30 @@ class PluginChecker {
   }
 
  private:
+  // A cluster the hooks run on: the generated one, or the author's objects.
+  struct Scenario {
+    Scenario(cluster::Cluster c, std::string s)
+        : cluster(std::move(c)), snapshot(cluster.snapshot()), suffix(std::move(s)) {
+      for (const NodeInfo& node : snapshot.node_infos())
+        nodes.push_back(&node);
+    }
+    cluster::Cluster cluster;
+    cluster::Snapshot snapshot;
+    std::vector<const NodeInfo*> nodes;
+    std::string suffix;  // appended to the name of every check that runs on it
+  };
+
+  void use(const Scenario& scenario) {
+    snapshot_ = &scenario.snapshot;
+    nodes_ = scenario.nodes;
+    pending_ = &scenario.cluster.pending_pods;
+    suffix_ = scenario.suffix;
+  }
+
   struct Tally {
     std::size_t calls = 0;
     std::size_t failures = 0;
+    std::size_t tolerated_errors = 0;  // PostFilter: Errors the validator's missing dry runs cause
     std::string first;
   };
 
@@ -93,7 +121,8 @@ class PluginChecker {
     channel_.check({pass, name_, check, detail});
   }
 
-  Tally& tally(const std::string& check) {
+  Tally& tally(const std::string& hook) {
+    const std::string check = hook + suffix_;
     auto it = std::find(order_.begin(), order_.end(), check);
     if (it == order_.end()) order_.push_back(check);
     return tallies_[check];
@@ -107,10 +136,10 @@ class PluginChecker {
     for (const std::string& check : order_) {
       const Tally& t = tallies_.at(check);
       if (t.failures == 0) {
-        const bool errors = check == "PostFilter" && post_filter_errors_ > 0;
+        const bool errors = t.tolerated_errors > 0;
         report(check, true,
                std::to_string(t.calls) + " calls" +
-                   (errors ? " (" + std::to_string(post_filter_errors_) +
+                   (errors ? " (" + std::to_string(t.tolerated_errors) +
                                  " returned Error: preemption dry runs are not available here)"
                            : ""));
       } else {
@@ -160,7 +189,7 @@ class PluginChecker {
     for (int i = 0; i < kWindow; ++i)
       leak_round();
     const std::size_t end = heap_in_use();
-    const std::size_t cycles = 2 * kWindow * cluster_.pending_pods.size();
+    const std::size_t cycles = 2 * kWindow * (*pending_).size();
     if (middle > start + kBytesPerRound * kWindow && end > middle + kBytesPerRound * kWindow) {
       report("leak", false,
              "the heap grew by " + std::to_string((end - start) / cycles) +
@@ -172,10 +201,10 @@ class PluginChecker {
   }
 
   void leak_round() {
-    for (const auto& pod : cluster_.pending_pods) {
+    for (const auto& pod : (*pending_)) {
       AuditedState state;
       auto call = [&](const std::string& hook, auto&& fn) {
-        Call c(&snapshot_, name_);
+        Call c(snapshot_, name_);
         progress(hook + " (leak check)" + at(*pod));
         return fn(c.handle());
       };
@@ -294,11 +323,11 @@ class PluginChecker {
     std::vector<schedhost_queued_pod_t> queued;
     std::int64_t t = 1'700'000'000'000;
     int i = 0;
-    for (const auto& pod : cluster_.pending_pods) {
+    for (const auto& pod : (*pending_)) {
       queued.push_back({handle(*pod), t + (i / 2) * 1000, i % 3});  // pairs share a time
       ++i;
     }
-    const auto& pods = cluster_.pending_pods;
+    const auto& pods = (*pending_);
     for (std::size_t a = 0; a < queued.size(); ++a) {
       for (std::size_t b = a + 1; b < queued.size(); ++b) {
         const std::string pair = pods[a]->key() + ", " + pods[b]->key();
@@ -357,7 +386,7 @@ class PluginChecker {
 
   std::string filter_once(AuditedState& state, const Pod& pod, const NodeInfo& node,
                           schedhost_code_t* code_out = nullptr) {
-    Call c(&snapshot_, name_);
+    Call c(snapshot_, name_);
     const schedhost_code_t code =
         v_.filter(self_, c.handle(), state.handle(), handle(pod), handle(node));
     if (code_out != nullptr) *code_out = code;
@@ -366,7 +395,7 @@ class PluginChecker {
 
   std::string score_once(AuditedState& state, const Pod& pod, const NodeInfo& node,
                          std::int64_t* value_out = nullptr, Call* call_out = nullptr) {
-    Call local(&snapshot_, name_);
+    Call local(snapshot_, name_);
     Call& c = call_out != nullptr ? *call_out : local;
     std::int64_t value = 0;
     const schedhost_code_t code =
@@ -380,7 +409,7 @@ class PluginChecker {
     const S kS = SCHEDHOST_SUCCESS, kU = SCHEDHOST_UNSCHEDULABLE,
             kUU = SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE, kSkip = SCHEDHOST_SKIP;
     if (v_.pre_enqueue != nullptr) {
-      Call c(&snapshot_, name_);
+      Call c(snapshot_, name_);
       const S code = invoke("PreEnqueue", at(pod), c, [&](schedhost_call_t* h) {
         return v_.pre_enqueue(self_, h, handle(pod));
       });
@@ -389,7 +418,7 @@ class PluginChecker {
     AuditedState state;
     bool filter_runs = true;
     if (v_.pre_filter != nullptr) {
-      Call c(&snapshot_, name_);
+      Call c(snapshot_, name_);
       const S code = invoke("PreFilter", at(pod), c, [&](schedhost_call_t* h) {
         return v_.pre_filter(self_, h, state.handle(), handle(pod));
       });
@@ -404,7 +433,7 @@ class PluginChecker {
       std::vector<const schedhost_node_t*> handles;
       for (const NodeInfo* n : nodes_)
         handles.push_back(handle(*n));
-      Call c(&snapshot_, name_);
+      Call c(snapshot_, name_);
       const S code = invoke("PreScore", at(pod), c, [&](schedhost_call_t* h) {
         return v_.pre_score(self_, h, state.handle(), handle(pod), handles.data(), handles.size());
       });
@@ -423,13 +452,13 @@ class PluginChecker {
         auto copy = state.clone();
         const std::string where =
             " (pod " + pod.key() + ", other " + other->key() + ", node " + node->name() + ")";
-        Call c(&snapshot_, name_);
+        Call c(snapshot_, name_);
         schedhost_code_t code = invoke("RemovePod", where, c, [&](schedhost_call_t* h) {
           return v_.remove_pod(self_, h, copy->handle(), handle(pod), handle(*other),
                                handle(*node));
         });
         judge("RemovePod", code, c, where, {SCHEDHOST_SUCCESS});
-        Call c2(&snapshot_, name_);
+        Call c2(snapshot_, name_);
         code = invoke("AddPod", where, c2, [&](schedhost_call_t* h) {
           return v_.add_pod(self_, h, copy->handle(), handle(pod), handle(*other), handle(*node));
         });
@@ -443,7 +472,7 @@ class PluginChecker {
     std::vector<std::string> baseline;
     for (const NodeInfo* node : nodes_) {
       progress("Filter" + at(pod, *node));
-      Call c(&snapshot_, name_);
+      Call c(snapshot_, name_);
       const schedhost_code_t code =
           v_.filter(self_, c.handle(), state.handle(), handle(pod), handle(*node));
       judge("Filter", code, c, at(pod, *node),
@@ -461,7 +490,7 @@ class PluginChecker {
     for (const NodeInfo* node : nodes_) {
       statuses.push_back({str(node->name()), SCHEDHOST_UNSCHEDULABLE, str(plugin), str(message)});
     }
-    Call c(&snapshot_, name_);
+    Call c(snapshot_, name_);
     const schedhost_code_t code = invoke("PostFilter", at(pod), c, [&](schedhost_call_t* h) {
       return v_.post_filter(self_, h, state.handle(), handle(pod), statuses.data(),
                             statuses.size());
@@ -469,8 +498,9 @@ class PluginChecker {
     // The validator has no framework behind PostFilter, so dry_run_begin answers NULL: an Error
     // that follows is the validator's doing, counted but not failed.
     if (code == SCHEDHOST_ERROR) {
-      ++tally("PostFilter").calls;
-      ++post_filter_errors_;
+      Tally& t = tally("PostFilter");
+      ++t.calls;
+      ++t.tolerated_errors;
       return;
     }
     judge("PostFilter", code, c, at(pod),
@@ -485,7 +515,7 @@ class PluginChecker {
     bool all_ok = true;
     for (const NodeInfo* node : nodes_) {
       progress("Score" + at(pod, *node));
-      Call c(&snapshot_, name_);
+      Call c(snapshot_, name_);
       std::int64_t value = 0;
       baseline.push_back(score_once(state, pod, *node, &value, &c));
       judge_score_code(baseline.back(), c, pod, *node);
@@ -526,7 +556,7 @@ class PluginChecker {
     std::vector<schedhost_node_score_t> list;
     for (std::size_t i = 0; i < names.size(); ++i)
       list.push_back({str(names[i]), values[i]});
-    Call c(&snapshot_, name_);
+    Call c(snapshot_, name_);
     const schedhost_code_t code = invoke("NormalizeScore", at(pod), c, [&](schedhost_call_t* h) {
       return v_.normalize_score(self_, h, state.handle(), handle(pod), list.data(), list.size());
     });
@@ -551,7 +581,7 @@ class PluginChecker {
     const schedhost_code_t kS = SCHEDHOST_SUCCESS, kU = SCHEDHOST_UNSCHEDULABLE,
                            kUU = SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE;
     auto point = [&](const std::string& hook, auto fn, std::initializer_list<schedhost_code_t> ok) {
-      Call c(&snapshot_, name_);
+      Call c(snapshot_, name_);
       const schedhost_code_t code = invoke(hook, where, c, fn);
       judge(hook, code, c, where, ok);
     };
@@ -585,14 +615,14 @@ class PluginChecker {
             {kS, kU, kUU, SCHEDHOST_SKIP});
     }
     if (v_.post_bind != nullptr) {
-      Call c(&snapshot_, name_);
+      Call c(snapshot_, name_);
       progress("PostBind" + where);
       v_.post_bind(self_, c.handle(), state.handle(), handle(pod), str(node));
       ++tally("PostBind").calls;
     }
     if (v_.unreserve != nullptr) {
       for (int i = 0; i < 2; ++i) {  // Unreserve must be idempotent
-        Call c(&snapshot_, name_);
+        Call c(snapshot_, name_);
         progress("Unreserve" + where);
         v_.unreserve(self_, c.handle(), state.handle(), handle(pod), str(node));
         ++tally("Unreserve").calls;
@@ -604,12 +634,14 @@ class PluginChecker {
   const std::string name_;
   const PluginCheckOptions& options_;
   const ChildChannel& channel_;
-  cluster::Cluster cluster_;
-  cluster::Snapshot snapshot_;
-  std::vector<const NodeInfo*> nodes_;
   framework::PluginHost host_;  // outlives every instance: a plugin may keep the handle
+  std::vector<std::unique_ptr<Scenario>> scenarios_;  // the generated cluster first
+  // The scenario the hooks run on now (use()).
+  const cluster::Snapshot* snapshot_ = nullptr;
+  std::vector<const NodeInfo*> nodes_;
+  const std::vector<std::shared_ptr<const Pod>>* pending_ = nullptr;
+  std::string suffix_;
   void* self_ = nullptr;
-  std::size_t post_filter_errors_ = 0;
   std::vector<std::string> order_;  // checks in the order they first ran
   std::map<std::string, Tally> tallies_;
 };
