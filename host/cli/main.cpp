@@ -3,10 +3,13 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -15,11 +18,60 @@
 
 namespace {
 
-void setup_logging(const std::string& level) {
+// The flags every command takes, before or after its name (`schedhost --log-level debug run` and
+// `schedhost run --log-level debug` are the same): registered on the program and on each
+// subcommand, bound to the same variables.
+struct GlobalFlags {
+  std::string log_level;  // empty: not given
+  int verbosity = -1;     // -v / --v; -1: not given
+};
+
+void add_global_flags(CLI::App* app, GlobalFlags& flags) {
+  const std::string group = app->get_parent() == nullptr ? "Options" : "Global options";
+  app->add_option("--log-level", flags.log_level,
+                  "trace, debug, info, warn or error (default: warn; info for serve)")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
+      ->group(group);
+  app->add_option("-v,--v", flags.verbosity,
+                  "Log verbosity as kube-scheduler's -v (klog): 0 to 3 info, 4 and 5 debug, 6 and "
+                  "up trace; with --log-level too, the more verbose of the two wins")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            const bool digits = !value.empty() && value.size() <= 9 &&
+                                value.find_first_not_of("0123456789") == std::string::npos;
+            return digits ? "" : value + " is not a verbosity: give a whole number, 0 or more";
+          },
+          ""))
+      ->option_text("N")
+      ->group(group);
+}
+
+// kube-scheduler's klog levels: V(0)-V(3) are the informational lines (V(2) the decisions), V(4)
+// and V(5) debugging, higher the trace.
+spdlog::level::level_enum verbosity_level(int v) {
+  if (v >= 6) return spdlog::level::trace;
+  if (v >= 4) return spdlog::level::debug;
+  return spdlog::level::info;
+}
+
+// What the flags ask for; without either, the command's default (serve: info, with its start and
+// stop lines, as kube-scheduler's; every other command: warn).
+spdlog::level::level_enum log_level(const GlobalFlags& flags, bool serve) {
+  std::optional<spdlog::level::level_enum> level;
+  if (!flags.log_level.empty()) level = spdlog::level::from_str(flags.log_level);
+  if (flags.verbosity >= 0) {
+    const auto from_v = verbosity_level(flags.verbosity);
+    level = level ? std::min(*level, from_v) : from_v;  // lower is more verbose
+  }
+  if (level) return *level;
+  return serve ? spdlog::level::info : spdlog::level::warn;
+}
+
+void setup_logging(spdlog::level::level_enum level) {
   auto logger = spdlog::stderr_color_mt("schedhost");
   logger->set_pattern("%l: %v");
   spdlog::set_default_logger(logger);
-  spdlog::set_level(spdlog::level::from_str(level));
+  spdlog::set_level(level);
 }
 
 }  // namespace
@@ -28,15 +80,16 @@ int main(int argc, char** argv) {
   using namespace schedhost::cli;
   CLI::App app{"schedhost: a Kubernetes scheduler whose plugins are shared objects", "schedhost"};
   app.require_subcommand(1);
-  std::string log_level = "warn";
-  app.add_option("--log-level", log_level, "trace, debug, info, warn or error")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
+  GlobalFlags global;
+  add_global_flags(&app, global);
 
   const std::vector<Subcommand> commands = {
       add_run_command(app),      add_validate_command(app), add_plugins_command(app),
       add_exercise_command(app), add_version_command(app),  add_serve_command(app),
       add_probe_command(app),
   };
+  for (const Subcommand& command : commands)
+    add_global_flags(command.app, global);
 
   try {
     app.parse(argc, argv);
@@ -63,9 +116,10 @@ int main(int argc, char** argv) {
   }
 
   try {
-    setup_logging(log_level);
     for (const Subcommand& command : commands) {
-      if (command.app->parsed()) return command.run();
+      if (!command.app->parsed()) continue;
+      setup_logging(log_level(global, command.app->get_name() == "serve"));
+      return command.run();
     }
     return kExitBadInput;
   } catch (const schedhost::InputError& e) {

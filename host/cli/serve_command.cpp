@@ -26,7 +26,6 @@ struct ServeCommandOptions {
   std::string kubeconfig;
   std::vector<std::string> plugin_dirs;
   loader::PluginTrust trust;
-  int verbosity = 0;
   std::uint64_t seed = 0;
 };
 
@@ -37,11 +36,8 @@ void on_signal(int) {
 }
 
 int serve(const ServeCommandOptions& options) {
-  // kube-scheduler's -v: 0 is warnings and start/stop lines, 2 and up every decision, 4 and up
-  // the API traffic.
-  spdlog::set_level(options.verbosity >= 4   ? spdlog::level::debug
-                    : options.verbosity >= 0 ? spdlog::level::info
-                                             : spdlog::level::warn);
+  // The log level is main()'s: -v (kube-scheduler's: 4 and up the API traffic) and --log-level
+  // are global flags; without them serve logs at info, its start and stop lines included.
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
@@ -90,7 +86,6 @@ Subcommand add_serve_command(CLI::App& app) {
                   "A directory of plugin .so files (repeatable; default /plugins). The built-in "
                   "directory is always searched first");
   add_plugin_trust_flags(sub, options->trust);
-  sub->add_option("-v,--v", options->verbosity, "Log verbosity, as kube-scheduler's -v");
   sub->add_option("--seed", options->seed,
                   "Seed of the tie-break among equally scored nodes (as run --seed)");
   return {sub, [options] { return serve(*options); }};
