@@ -67,7 +67,7 @@ std::string searched_directories_text(const std::vector<SearchedDirectory>& sear
     if (i > 0) text += ", ";
     text += dir.path;
     if (dir.builtin) text += " (built-in)";
-    if (!dir.exists) text += " (does not exist)";
+    if (!dir.exists) text += dir.file ? " (not a directory)" : " (does not exist)";
   }
   return text + ")";
 }

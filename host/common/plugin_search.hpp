@@ -14,8 +14,9 @@ namespace schedhost {
 // One plugin directory as the loader searched it.
 struct SearchedDirectory {
   std::string path;
-  bool exists = true;    // false: not there (or not a directory), so nothing was loaded from it
+  bool exists = true;    // false: not there, or not a directory: nothing was loaded from it
   bool builtin = false;  // the built-in directory
+  bool file = false;     // (with exists false) the path is there, but not a directory
 };
 
 // Levenshtein distance (insertions, deletions and substitutions of one byte each).
@@ -26,8 +27,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::vector<std::string> near_names(std::string_view name,
                                     const std::vector<std::string>& installed);
 
-// " (searched, in order: /usr/lib/schedhost/plugins (built-in), /plugins (does not exist))", or
-// "" when nothing is known about the search.
+// " (searched, in order: /usr/lib/schedhost/plugins (built-in), /plugins (does not exist))" (or
+// "(not a directory)"), or "" when nothing is known about the search.
 std::string searched_directories_text(const std::vector<SearchedDirectory>& searched);
 
 // `plugin "X" is not installed (searched, in order: ...): did you mean "Y"? Otherwise <fix>`,

@@ -90,10 +90,11 @@ void PluginRegistry::load_directories(const std::vector<PluginDirectory>& dirs) 
 void PluginRegistry::collect_directory(const PluginDirectory& dir, std::vector<Candidate>& out) {
   std::error_code ec;
   const bool is_directory = fs::is_directory(dir.path, ec);
-  searched_.push_back({dir.path, is_directory, dir.builtin});
+  const bool is_something_else = !is_directory && fs::exists(dir.path, ec);
+  searched_.push_back({dir.path, is_directory, dir.builtin, is_something_else});
   if (!is_directory) {
     if (!dir.required) return;
-    if (fs::exists(dir.path, ec)) {
+    if (is_something_else) {
       // `--plugin-dir ./build/gpu.so`: the user meant the folder the library is in.
       const fs::path parent = fs::path(dir.path).parent_path();
       throw InputError(dir.path + ": --plugin-dir names a file, not a directory: pass the folder " +

@@ -243,4 +243,13 @@ TEST(PluginSearch, NearNames) {
   EXPECT_EQ(near_names("NodeName", installed), (std::vector<std::string>{"nodename"}));
 }
 
+TEST(PluginSearch, SearchedDirectoriesText) {
+  EXPECT_EQ(searched_directories_text({}), "");
+  EXPECT_EQ(searched_directories_text({{"/usr/lib/schedhost/plugins", true, true, false},
+                                       {"/plugins", false, false, true},
+                                       {"/opt/plugins", false, false, false}}),
+            " (searched, in order: /usr/lib/schedhost/plugins (built-in), /plugins (not a "
+            "directory), /opt/plugins (does not exist))");
+}
+
 }  // namespace schedhost::plugin_not_found_test
