@@ -67,7 +67,10 @@ TEST_F(ExampleFilterTest, PassesOnlyNodesWhoseNameContainsWorker) {
 TEST_F(ExampleFilterTest, TakesNoArgs) {
   EXPECT_EQ(harness_.create_error("ExampleFilter", ""), "<no error>");  // the host passes {}
   EXPECT_EQ(harness_.create_error("ExampleFilter", "{}"), "<no error>");
+  EXPECT_EQ(harness_.create_error("ExampleFilter", " { \n } "), "<no error>");  // read as JSON
   EXPECT_EQ(harness_.create_error("ExampleFilter", R"({"match":"gpu"})"),
+            "plugin \"ExampleFilter\": this plugin takes no args");
+  EXPECT_EQ(harness_.create_error("ExampleFilter", "[]"),
             "plugin \"ExampleFilter\": this plugin takes no args");
 }
 

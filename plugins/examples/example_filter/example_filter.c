@@ -15,6 +15,7 @@
  *   schedhost_add_plugin(example_filter SOURCES example_filter.c)
  */
 #include <schedhost/abi.h>
+#include <schedhost/json_args.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,9 +52,17 @@ static schedhost_code_t example_create(const schedhost_host_api_t* api,
   const schedhost_str_t no_memory = STR("out of memory");
   (void)host; /* keep it (it stays valid until destroy) to log through api->log */
 
-  if (args_json.len != 0 && !(args_json.len == 2 && memcmp(args_json.data, "{}", 2) == 0)) {
-    api->add_reason(call, no_args);
-    return SCHEDHOST_ERROR;
+  /* No args: an empty object, however it is written. schedhost/json_args.h reads args by JSON
+   * pointer, so a C plugin needs no JSON scanner of its own. */
+  if (args_json.len != 0) {
+    schedhost_args_type_t type = SCHEDHOST_ARGS_NULL;
+    size_t members = 0;
+    if (schedhost_args_type(args_json, "", &type) != SCHEDHOST_ARGS_OK ||
+        type != SCHEDHOST_ARGS_OBJECT ||
+        schedhost_args_length(args_json, "", &members) != SCHEDHOST_ARGS_OK || members != 0) {
+      api->add_reason(call, no_args);
+      return SCHEDHOST_ERROR;
+    }
   }
   self = (example_filter_t*)malloc(sizeof *self);
   if (self == NULL) {

@@ -70,4 +70,16 @@ TEST_F(NodeLabelFilterTest, RefusesBadArgs) {
   EXPECT_EQ(host_.create_error("NodeLabelFilter", kArgs), "");
 }
 
+// Upstream-style typed args: the host (and so the fake host) checks apiVersion and kind and
+// removes them before the plugin sees its args.
+TEST_F(NodeLabelFilterTest, TypedArgsReachThePluginWithoutApiVersionAndKind) {
+  EXPECT_EQ(host_.create_error("NodeLabelFilter",
+                               R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
+                                   "kind": "NodeLabelFilterArgs", "requiredLabel": "a"})"),
+            "");
+  EXPECT_EQ(host_.create_error("NodeLabelFilter", R"({"kind": "LabelArgs", "requiredLabel": "a"})"),
+            "args: kind \"LabelArgs\" does not match plugin \"NodeLabelFilter\", whose args are "
+            "NodeLabelFilterArgs: write kind: NodeLabelFilterArgs, or leave kind out");
+}
+
 }  // namespace

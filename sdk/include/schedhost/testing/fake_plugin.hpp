@@ -4,6 +4,7 @@
 #pragma once
 
 #include <schedhost/abi.h>
+#include <schedhost/detail/typed_args.hpp>
 #include <schedhost/status.hpp>
 #include <schedhost/testing/fake_cycle_state.hpp>
 #include <schedhost/testing/fake_host.hpp>
@@ -94,7 +95,13 @@ class FakePlugin {
     }
     std::memcpy(&vtable_, v, std::min<std::size_t>(v->struct_size, sizeof vtable_));
     handle_ = std::make_unique<detail::HostHandle>(detail::HostHandle{host_, name_});
-    const std::string_view args = args_json.empty() ? std::string_view("{}") : args_json;
+    // apiVersion and kind inside args are checked and removed as the host does.
+    const typed_args::TextResult typed = typed_args::check_and_strip_text(
+        args_json.empty() ? std::string_view("{}") : args_json, name_);
+    if (typed.problem) {
+      throw std::runtime_error("plugin \"" + name_ + "\": args: " + typed.problem->message);
+    }
+    const std::string_view args = typed.text;
     detail::CallRecord call = new_call();
     const schedhost_code_t code =
         vtable_.create(host_->api(), reinterpret_cast<const schedhost_host_t*>(handle_.get()),
