@@ -215,9 +215,11 @@ void write_pod(std::size_t index, const PodResult& p, const HtmlPage& page,
   out << '\n';
   if (p.explain) {
     // A run for this page keeps digests (RunOptions::digest); a full explanation is condensed here.
-    const ExplanationDigest digest =
-        p.explain->digest ? *p.explain->digest
-                          : scheduler::digest_explanation(*p.explain, page.top_nodes, more_budget);
+    std::optional<ExplanationDigest> condensed;
+    if (!p.explain->digest) {
+      condensed = scheduler::digest_explanation(*p.explain, page.top_nodes, more_budget);
+    }
+    const ExplanationDigest& digest = p.explain->digest ? *p.explain->digest : *condensed;
     write_scores(index, p, digest, page, out);
     write_failures(digest, out);
   }

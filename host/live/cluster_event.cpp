@@ -2,6 +2,7 @@
 
 #include <schedhost/k8s/label_selector.hpp>
 #include <schedhost/k8s/node_selector.hpp>
+#include <schedhost/k8s/toleration.hpp>
 
 #include <map>
 
@@ -41,14 +42,6 @@ std::map<std::string, std::string> condition_statuses(const nlohmann::json& node
   return out;
 }
 
-// A toleration tolerates a taint, as upstream's ToleratesTaint.
-bool tolerates(const cluster::Toleration& t, const cluster::Taint& taint) {
-  if (!t.effect.empty() && t.effect != taint.effect) return false;
-  if (!t.key.empty() && t.key != taint.key) return false;
-  if (t.op == "Exists") return true;
-  return t.value == taint.value;  // "Equal", also when unset
-}
-
 // upstream's preCheckForNode: AdmissionCheck (resources, nodeName, nodeSelector and required
 // node affinity, host ports) and the NoSchedule taints tolerated.
 bool fits_node(const cluster::NodeInfo& node, const cluster::Pod& pod) {
@@ -78,11 +71,10 @@ bool fits_node(const cluster::NodeInfo& node, const cluster::Pod& pod) {
     if (node.port_conflicts(port)) return false;
   }
   for (const cluster::Taint& taint : node.node().taints()) {
-    if (taint.effect != "NoSchedule") continue;
-    bool tolerated = false;
-    for (const cluster::Toleration& t : pod.tolerations())
-      tolerated = tolerated || tolerates(t, taint);
-    if (!tolerated) return false;
+    if (taint.effect == k8s::kEffectNoSchedule &&
+        !k8s::tolerations_tolerate_taint(pod.tolerations(), taint)) {
+      return false;
+    }
   }
   return true;
 }

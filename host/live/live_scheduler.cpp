@@ -162,12 +162,13 @@ void LiveScheduler::step() {
   for (const ClusterEvent& event : changes.events) {
     queue_->move_all(event.label, [&event](const cluster::Pod& p) { return may_help(event, p); });
   }
-  if (!changes.events.empty()) {
+  if (!changes.events.empty() && spdlog::should_log(spdlog::level::debug)) {
+    const std::map<std::string, std::size_t> pending = queue_->pending();  // walks every pod
     spdlog::debug(
         "serve: {} cluster events ({} nodes, {} pods changed); pending: {} active, {} "
         "backoff, {} unschedulable",
-        changes.events.size(), changes.nodes, changes.pods, queue_->pending().at(kActiveQueue),
-        queue_->pending().at(kBackoffQueue), queue_->pending().at(kUnschedulableQueue));
+        changes.events.size(), changes.nodes, changes.pods, pending.at(kActiveQueue),
+        pending.at(kBackoffQueue), pending.at(kUnschedulableQueue));
   }
   finish_bindings();
   core_.expire_due_waits(Clock::now());
