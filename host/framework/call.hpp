@@ -74,6 +74,15 @@ class Call {
     return extras_ ? std::move(extras_->victims) : std::vector<std::string>{};
   }
 
+  // events_to_register only: the plugin's registrations (resource, action bits), in order.
+  void register_event(std::string_view resource, schedhost_action_t actions) {
+    extras().events.emplace_back(std::string(resource), actions);
+  }
+  std::vector<std::pair<std::string, schedhost_action_t>> take_events() {
+    return extras_ ? std::move(extras_->events)
+                   : std::vector<std::pair<std::string, schedhost_action_t>>{};
+  }
+
   schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
   static Call& from(schedhost_call_t* h) { return *reinterpret_cast<Call*>(h); }
   static const Call& from(const schedhost_call_t* h) { return *reinterpret_cast<const Call*>(h); }
@@ -85,6 +94,7 @@ class Call {
     std::optional<std::vector<std::string>> node_names;
     std::optional<std::string> nominated_node;
     std::vector<std::string> victims;
+    std::vector<std::pair<std::string, schedhost_action_t>> events;
   };
   static const Extras kNoExtras;
   Extras& extras() {

@@ -135,6 +135,19 @@ Status Framework::run_pre_enqueue(const Pod& pod) const {
   return {};
 }
 
+bool Framework::worth_requeuing(const Pod& pod, const std::set<std::string>& rejected_by,
+                                const ClusterEvent& event) const {
+  if (rejected_by.empty() || event.resource == kAnyResource) return true;
+  for (const std::string& name : rejected_by) {
+    const auto it = std::find_if(instances_.begin(), instances_.end(),
+                                 [&](const auto& i) { return i->name() == name; });
+    // Not a plugin of this profile ("PreEnqueue" for a pod gated without a plugin name): safe.
+    if (it == instances_.end()) return true;
+    if ((*it)->worth_requeuing(pod, event)) return true;
+  }
+  return false;
+}
+
 bool Framework::less(const schedhost_queued_pod_t& a, const schedhost_queued_pod_t& b) const {
   const auto& sorters = points_[index(ExtensionPoint::QueueSort)];
   if (sorters.empty()) return false;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "cluster/pod.hpp"
 #include "cluster/snapshot.hpp"
 #include "config/scheduler_configuration.hpp"
+#include "framework/cluster_event.hpp"
 #include "framework/cycle_state.hpp"
 #include "framework/extension_point.hpp"
 #include "framework/parallelizer.hpp"
@@ -82,6 +84,11 @@ class Framework {
                        Parallelizer* parallelizer = nullptr);
 
   Status run_pre_enqueue(const cluster::Pod& pod) const;
+  // Upstream's isPodWorthRequeuing: whether event may make pod schedulable, given the plugins
+  // that rejected it last. Yes when none is known, for the wildcard event, or when one of them
+  // registered the event and its queueing hint does not say Skip. Scheduling thread.
+  bool worth_requeuing(const cluster::Pod& pod, const std::set<std::string>& rejected_by,
+                       const ClusterEvent& event) const;
   bool less(const schedhost_queued_pod_t& a, const schedhost_queued_pod_t& b) const;
 
   PreFilterOutcome run_pre_filter(CycleContext& cycle, const cluster::Pod& pod) const;

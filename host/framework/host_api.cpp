@@ -100,6 +100,10 @@ bool waiting_pod_reject(schedhost_call_t* call, schedhost_str_t uid, schedhost_s
   return w != nullptr && w->reject(view(uid), Call::from(call).plugin(), view(message));
 }
 
+void register_event(schedhost_call_t* call, schedhost_str_t resource, schedhost_action_t actions) {
+  if (call != nullptr) Call::from(call).register_event(view(resource), actions);
+}
+
 schedhost_host_api_t make_table() {
   schedhost_host_api_t t{};
   t.struct_size = sizeof(schedhost_host_api_t);
@@ -116,6 +120,7 @@ schedhost_host_api_t make_table() {
   t.waiting_pod_at = &waiting_pod_at;
   t.waiting_pod_allow = &waiting_pod_allow;
   t.waiting_pod_reject = &waiting_pod_reject;
+  t.register_event = &register_event;
   fill_object_accessors(t);
   fill_preemption_functions(t);
   return t;
@@ -137,7 +142,8 @@ bool emulate_host_abi_minor(uint32_t minor) {
   static constexpr uint32_t kSizes[] = {
       offsetof(schedhost_host_api_t, snapshot_nodes_with_pods_count),  // 1.0
       offsetof(schedhost_host_api_t, snapshot_id),                     // 1.1
-      sizeof(schedhost_host_api_t),                                    // 1.2
+      offsetof(schedhost_host_api_t, register_event),                  // 1.2
+      sizeof(schedhost_host_api_t),                                    // 1.3
   };
   static_assert(std::size(kSizes) == SCHEDHOST_ABI_MINOR + 1, "a size per minor");
   if (minor > SCHEDHOST_ABI_MINOR) return false;

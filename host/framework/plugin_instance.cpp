@@ -1,5 +1,7 @@
 #include "framework/plugin_instance.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include "common/input_error.hpp"
 #include "common/typed_args.hpp"
 #include "framework/call.hpp"
@@ -38,7 +40,81 @@ std::unique_ptr<PluginInstance> PluginInstance::create(const loader::PluginDefin
   }
   instance->self_ = self;
   instance->created_ = true;
+  instance->collect_events();
   return instance;
+}
+
+void PluginInstance::collect_events() {
+  // A host emulating 1.0-1.2 (SCHEDHOST_EMULATE_ABI_MINOR) does not know the hook.
+  if (definition_.vtable.events_to_register == nullptr || host_api()->abi_minor < 3) return;
+  Call call;
+  schedhost_code_t code = SCHEDHOST_SUCCESS;
+  {
+    const PluginCallScope scope(definition_, {"events_to_register()"});
+    code = definition_.vtable.events_to_register(self_, call.handle());
+  }
+  const std::string plugin = "plugin \"" + definition_.name + "\": ";
+  if (code != SCHEDHOST_SUCCESS) {
+    const std::string reason = call.message();
+    throw InputError(plugin + "events_to_register() failed" +
+                     (reason.empty() ? " with code " + std::to_string(code) : ": " + reason));
+  }
+  std::vector<EventRegistration> events;
+  for (auto& [resource, actions] : call.take_events()) {
+    EventRegistration r{std::move(resource), actions};
+    if (std::string why = check_registration(r); !why.empty()) throw InputError(plugin + why);
+    events.push_back(std::move(r));
+  }
+  events_ = std::move(events);
+}
+
+bool PluginInstance::worth_requeuing(const cluster::Pod& pod, const ClusterEvent& event) const {
+  if (!events_) return true;
+  for (const EventRegistration& r : *events_) {
+    if (registration_matches(r, event)) return queueing_hint(pod, event);
+  }
+  return false;
+}
+
+namespace {
+schedhost_str_t abi_view(const std::string& s) {
+  return {s.data(), s.size()};
+}
+template <class T>
+const T* handle_of(const std::shared_ptr<const T>& p) {
+  return p.get();
+}
+}  // namespace
+
+bool PluginInstance::queueing_hint(const cluster::Pod& pod, const ClusterEvent& event) const {
+  const auto hint = definition_.vtable.queueing_hint;
+  if (hint == nullptr) return true;
+  schedhost_cluster_event_t e{};
+  e.struct_size = sizeof(e);
+  e.resource = abi_view(event.resource);
+  e.actions = event.actions;
+  e.label = abi_view(event.label);
+  e.old_pod = reinterpret_cast<const schedhost_pod_t*>(handle_of(event.old_pod));
+  e.new_pod = reinterpret_cast<const schedhost_pod_t*>(handle_of(event.pod));
+  e.old_node = reinterpret_cast<const schedhost_node_t*>(handle_of(event.old_node));
+  e.new_node = reinterpret_cast<const schedhost_node_t*>(handle_of(event.node));
+  Call call;
+  schedhost_queueing_hint_t answer = SCHEDHOST_QUEUE;
+  {
+    const PluginCallScope scope(definition_, {"queueing_hint()", &pod});
+    answer = hint(self_, call.handle(), reinterpret_cast<const schedhost_pod_t*>(&pod), &e);
+  }
+  if (answer == SCHEDHOST_QUEUE_SKIP) return false;
+  if ((answer != SCHEDHOST_QUEUE || !call.reasons().empty()) && !warned_hint_) {
+    warned_hint_ = true;
+    spdlog::warn("plugin \"{}\": queueing hint for {} on {}: {}; the pod is tried again (logged "
+                 "once per plugin)",
+                 definition_.name, pod.key(), event.label,
+                 answer != SCHEDHOST_QUEUE
+                     ? "answered " + std::to_string(answer) + ", which is neither SKIP (0) nor QUEUE (1)"
+                     : "failed: " + call.message());
+  }
+  return true;
 }
 
 PluginInstance::~PluginInstance() {

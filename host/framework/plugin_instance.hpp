@@ -4,9 +4,13 @@
 #include <schedhost/abi.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "cluster/pod.hpp"
+#include "framework/cluster_event.hpp"
 #include "framework/plugin_host.hpp"
 #include "loader/plugin_definition.hpp"
 
@@ -17,7 +21,8 @@ class PluginInstance {
   // Calls the plugin's create() with args as compact JSON ("{}" when the profile gives none),
   // without upstream's apiVersion and kind (common/typed_args.hpp). Throws InputError
   // `plugin "Name": <its reason>` when the plugin refuses, or `plugin "Name": args: ...` for a
-  // kind that is not "<Name>Args".
+  // kind that is not "<Name>Args". Then collects the events it registers (ABI 1.3), refusing it
+  // the same way when events_to_register fails or registers something that is not an event.
   static std::unique_ptr<PluginInstance> create(const loader::PluginDefinition& definition,
                                                 std::string_view args_json);
   ~PluginInstance();
@@ -29,13 +34,24 @@ class PluginInstance {
   const schedhost_plugin_vtable_t& vtable() const { return definition_.vtable; }
   void* self() const { return self_; }
 
+  // The events the plugin registered (EnqueueExtensions); nullopt when it has no
+  // events_to_register: then every event may help the pods it rejected.
+  const std::optional<std::vector<EventRegistration>>& events() const { return events_; }
+  // Whether event may make pod, which this plugin rejected, schedulable: one of its registrations
+  // matches and its queueing hint (if any) does not answer Skip. Scheduling thread.
+  bool worth_requeuing(const cluster::Pod& pod, const ClusterEvent& event) const;
+
  private:
   explicit PluginInstance(const loader::PluginDefinition& definition);
+  void collect_events();
+  bool queueing_hint(const cluster::Pod& pod, const ClusterEvent& event) const;
 
   const loader::PluginDefinition& definition_;
   PluginHost host_;  // must outlive self_: the plugin may keep the handle
   void* self_ = nullptr;
   bool created_ = false;
+  std::optional<std::vector<EventRegistration>> events_;
+  mutable bool warned_hint_ = false;  // a bad hint answer is logged once
 };
 
 }  // namespace schedhost::framework

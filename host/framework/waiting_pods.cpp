@@ -32,7 +32,7 @@ std::string timeout_message(const WaitingPods::Wait& w) {
 
 void WaitingPods::add(std::shared_ptr<const cluster::Pod> pod, std::string node,
                       std::vector<Wait> waits) {
-  entries_.push_back({std::move(pod), std::move(node), std::move(waits), std::nullopt,
+  entries_.push_back({std::move(pod), std::move(node), std::move(waits), std::nullopt, {},
                       std::chrono::steady_clock::now()});
 }
 
@@ -62,6 +62,7 @@ bool WaitingPods::reject(std::string_view uid, std::string_view plugin, std::str
   if (e == nullptr || e->rejected) return false;
   e->rejected =
       std::string(message.empty() ? "rejected by plugin " + std::string(plugin) : message);
+  e->rejected_by = std::string(plugin);
   return true;
 }
 
@@ -93,6 +94,7 @@ std::optional<WaitingPods::Entry> WaitingPods::expire_first() {
   entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(best_entry));
   const Wait& w = e.pending[best_wait];
   e.rejected = timeout_message(w);
+  e.rejected_by = w.plugin;
   return e;
 }
 
@@ -117,6 +119,7 @@ std::optional<WaitingPods::Entry> WaitingPods::expire_first_due(
   Entry e = std::move(entries_[best_entry]);
   entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(best_entry));
   e.rejected = timeout_message(e.pending[best_wait]);
+  e.rejected_by = e.pending[best_wait].plugin;
   return e;
 }
 

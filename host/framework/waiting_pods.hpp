@@ -28,6 +28,7 @@ class WaitingPods {
     std::string node;
     std::vector<Wait> pending;                      // plugins that have not allowed it yet
     std::optional<std::string> rejected;            // the rejection message, once rejected
+    std::string rejected_by;                        // the plugin that rejected it, or timed out
     std::chrono::steady_clock::time_point started;  // when it started waiting (real time)
   };
 

@@ -131,6 +131,10 @@ std::optional<std::string> node_update_event(const nlohmann::json& old_node,
     return "NodeTaintChange";
   }
   if (condition_statuses(old_node) != condition_statuses(new_node)) return "NodeConditionChange";
+  if (!same(at_or_null(old_node, "/metadata/annotations"),
+            at_or_null(new_node, "/metadata/annotations"))) {
+    return "NodeAnnotationChange";
+  }
   return std::nullopt;
 }
 

@@ -1,9 +1,9 @@
 // Informer events as upstream's cluster events (kube-scheduler v1.28, eventhandlers.go): which
-// event a change is (a node's update by what changed in it, first match wins), and which
-// unschedulable pods it may help, so only those are tried again. Node updates that change nothing
-// a plugin filters on (annotations, images, heartbeats) and node deletions move no pod, as
-// upstream; an assigned pod that arrives helps only the pods whose required pod affinity it
-// matches.
+// event a change is (a node's update by what changed in it, first match wins), and upstream's
+// pre-checks of the unschedulable pods it may help. Node updates that change nothing a plugin
+// reads (images, heartbeats) and node deletions move no pod, as upstream; an assigned pod that
+// arrives helps only the pods whose required pod affinity it matches. Which plugins registered
+// the event is the framework's part (Framework::worth_requeuing).
 #pragma once
 
 #include <functional>
@@ -14,19 +14,15 @@
 #include "cluster/node.hpp"
 #include "cluster/node_info.hpp"
 #include "cluster/pod.hpp"
+#include "framework/cluster_event.hpp"
 
 namespace schedhost::live {
 
-struct ClusterEvent {
-  std::string label;  // upstream's: NodeAdd, NodeLabelChange, AssignedPodDelete, ...
-  // NodeAdd and node updates: the node as it is now, with its pods (for the pre-check).
-  std::shared_ptr<const cluster::NodeInfo> node;
-  // AssignedPodAdd and AssignedPodUpdate: the pod (for the affinity match).
-  std::shared_ptr<const cluster::Pod> pod;
-};
+using framework::ClusterEvent;
 
 // The event a node update is, by upstream's order: spec.unschedulable turned false, then
-// allocatable, labels, taints, conditions (type -> status); nullopt for anything else.
+// allocatable, labels, taints, conditions (type -> status), then (not in upstream 1.28, for
+// plugins that read them) annotations; nullopt for anything else (heartbeats, images).
 std::optional<std::string> node_update_event(const nlohmann::json& old_node,
                                              const nlohmann::json& new_node);
 

@@ -28,6 +28,15 @@ bool scheduling_relevant_change(const nlohmann::json& old_node, const nlohmann::
   return false;
 }
 
+// The node's own pointer to one of its pods (for an event's old object: no copy).
+std::shared_ptr<const cluster::Pod> shared_pod(const cluster::NodeInfo& node,
+                                               const std::string& uid) {
+  for (const auto& p : node.pods()) {
+    if (p->uid() == uid) return p;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 LiveCluster::LiveCluster() = default;
@@ -124,9 +133,12 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
   for (auto it = assumed_.begin(); it != assumed_.end();) {
     if (it->second.binding_finished && now - it->second.finished_at > kAssumedPodTtl) {
       spdlog::warn("cache: assumed pod {} expired: its binding was never confirmed", it->first);
+      const cluster::NodeInfo* on = snapshot_.node_of_pod(it->first);
+      ClusterEvent e = framework::cluster_event("AssignedPodDelete");
+      if (on != nullptr) e.old_pod = shared_pod(*on, it->first);
       snapshot_.remove(it->first);
       ++out.pods;
-      out.events.push_back({"AssignedPodDelete", nullptr, nullptr});
+      out.events.push_back(std::move(e));
       it = assumed_.erase(it);
     } else {
       ++it;
@@ -151,7 +163,9 @@ void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
   }
   auto node = std::make_shared<const cluster::Node>(*c.object);
   std::optional<std::string> event = "NodeAdd";
+  std::shared_ptr<const cluster::Node> old_node;
   if (const cluster::NodeInfo* info = snapshot_.find(name)) {
+    old_node = info->node_ptr();
     event = node_update_event(info->node().json(), *c.object);
     // Status heartbeats change nothing the plugins read; an update restarts the snapshot's
     // timeline (plugins recount), so only a relevant change is applied.
@@ -165,8 +179,10 @@ void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
     ++out.nodes;
   }
   if (event) {
-    out.events.push_back(
-        {*event, std::make_shared<const cluster::NodeInfo>(*snapshot_.find(name)), nullptr});
+    ClusterEvent e = framework::cluster_event(*event);
+    e.node = std::make_shared<const cluster::NodeInfo>(*snapshot_.find(name));
+    if (old_node) e.old_node = std::make_shared<const cluster::NodeInfo>(old_node);
+    out.events.push_back(std::move(e));
   }
 }
 
@@ -186,7 +202,9 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
     assumed_.erase(uid);
     if (snapshot_.remove(uid)) {
       ++out.pods;
-      out.events.push_back({"AssignedPodDelete", nullptr, nullptr});
+      ClusterEvent e = framework::cluster_event("AssignedPodDelete");
+      e.old_pod = std::make_shared<const cluster::Pod>(*c.object);
+      out.events.push_back(std::move(e));
     }
     const std::string node = c.object->value("/spec/nodeName"_json_pointer, std::string());
     if (auto it = orphans_.find(node); it != orphans_.end()) it->second.erase(uid);
@@ -198,9 +216,12 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
   if (placed_on != nullptr && placed_on->name() == pod->node_name()) {
     // The informer's copy replaces the assumed one (a confirmation), or a newer version. Upstream
     // sees a confirmation as an assigned pod's add (it may help pods with affinity to it).
+    ClusterEvent e = framework::cluster_event(was_assumed ? "AssignedPodAdd" : "AssignedPodUpdate");
+    if (!was_assumed) e.old_pod = shared_pod(*placed_on, uid);
+    e.pod = pod;
     snapshot_.replace_pod(pod);
     if (!was_assumed) ++out.pods;
-    out.events.push_back({was_assumed ? "AssignedPodAdd" : "AssignedPodUpdate", nullptr, pod});
+    out.events.push_back(std::move(e));
     return;
   }
   if (placed_on != nullptr) {
@@ -215,7 +236,9 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
   }
   snapshot_.add_pod(pod);
   ++out.pods;
-  out.events.push_back({"AssignedPodAdd", nullptr, pod});
+  ClusterEvent e = framework::cluster_event("AssignedPodAdd");
+  e.pod = pod;
+  out.events.push_back(std::move(e));
 }
 
 void LiveCluster::assumed(const std::string& uid) {

@@ -155,12 +155,10 @@ void LiveScheduler::step() {
   }
   core_.finish_resolved_waits();
   const ClusterChanges changes = cluster_.apply_pending();
-  // Each cluster event moves the unschedulable pods it may help (upstream's pre-checks), to
-  // backoffQ while they still back off. Which plugin rejected a pod does not count yet (the events
-  // plugins register come with ABI 1.3); namespaces and PodDisruptionBudgets move nothing, as
-  // upstream.
+  // Each cluster event moves the unschedulable pods it may help (to backoffQ while they still
+  // back off); namespaces and PodDisruptionBudgets move nothing, as upstream.
   for (const ClusterEvent& event : changes.events) {
-    queue_->move_all(event.label, [&event](const cluster::Pod& p) { return may_help(event, p); });
+    queue_->move_all(event.label, worth_requeuing(event));
   }
   if (!changes.events.empty() && spdlog::should_log(spdlog::level::debug)) {
     const std::map<std::string, std::size_t> pending = queue_->pending();  // walks every pod
@@ -282,11 +280,25 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   } else if (error) {
     queue_->requeue_after_error(pod);
   } else {
-    queue_->requeue_unschedulable(pod);
+    queue_->requeue_unschedulable(pod, detail.unschedulable_plugins);
   }
   // Upstream's handleBindingCycleError: the room the pod held is free again (an assigned pod
   // deleted, for the queue), so the pods that did not fit are tried again; not the pod itself.
-  if (detail.in_binding_cycle) queue_->move_all("AssignedPodDelete", {}, uid);
+  if (detail.in_binding_cycle) {
+    const ClusterEvent freed = framework::cluster_event("AssignedPodDelete");
+    queue_->move_all(freed.label, worth_requeuing(freed), uid);
+  }
+}
+
+// Upstream's pre-checks (node events, assigned pods and affinity), then isPodWorthRequeuing: one
+// of the plugins that rejected the pod registered the event, and its hint does not say Skip.
+SchedulingQueue::Worth LiveScheduler::worth_requeuing(const ClusterEvent& event) const {
+  return [this, &event](const QueuedPodInfo& info) {
+    if (!may_help(event, *info.pod)) return false;
+    const framework::Framework* profile = core_.framework_for(*info.pod);
+    return profile == nullptr ||
+           profile->worth_requeuing(*info.pod, info.unschedulable_plugins, event);
+  };
 }
 
 void LiveScheduler::write_failure(const PodPtr& pod, const std::string& reason,
@@ -340,6 +352,7 @@ void LiveScheduler::preempt(const PodPtr& pod, PodResult result,
   // changes that move it back to the active queue).
   scheduler::FailureDetail detail;
   detail.nominated_node = preemption.node;
+  detail.unschedulable_plugins = preemption.unschedulable_plugins;
   result.result = scheduler::kUnschedulable;
   decided(pod, std::move(result), detail);
 }

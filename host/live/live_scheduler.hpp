@@ -69,6 +69,8 @@ class LiveScheduler : public scheduler::CycleSink {
   void step();  // one turn of the loop
   void finish_bindings();
   framework::Status bind(scheduler::AssumedPod& assumed);
+  // Whether an unschedulable pod is worth moving on event (captures event by reference).
+  SchedulingQueue::Worth worth_requeuing(const ClusterEvent& event) const;
   void write_failure(const scheduler::PodPtr& pod, const std::string& reason,
                      const std::string& message, const std::optional<std::string>& nominated);
   std::size_t shutdown();

@@ -163,10 +163,9 @@ void PodQueue::done(const std::string& uid) {
   queue_.done(uid);
 }
 
-void PodQueue::move_all(const std::string& event,
-                        const std::function<bool(const cluster::Pod&)>& may_help,
+void PodQueue::move_all(const std::string& event, const SchedulingQueue::Worth& worth,
                         const std::string& except_uid) {
-  queue_.move_all(event, may_help, except_uid);
+  queue_.move_all(event, worth, except_uid);
 }
 
 }  // namespace schedhost::live

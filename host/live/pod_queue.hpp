@@ -52,11 +52,10 @@ class PodQueue {
   void requeue_after_error(const PodPtr& pod);
   // The attempt ended for good (bound, or deleted meanwhile).
   void done(const std::string& uid);
-  // A cluster event (upstream's label): the unschedulable pods it may help (all when may_help is
+  // A cluster event (upstream's label): the unschedulable pods it may help (all when worth is
   // empty) move to activeQ, or backoffQ while they still back off; not except_uid (a pod whose
   // failed binding freed the room).
-  void move_all(const std::string& event,
-                const std::function<bool(const cluster::Pod&)>& may_help = {},
+  void move_all(const std::string& event, const SchedulingQueue::Worth& worth = {},
                 const std::string& except_uid = {});
 
   // The uids of the pods that left since the last call: deleted, or bound (by anyone). A pod

@@ -182,13 +182,12 @@ void SchedulingQueue::move(const std::vector<std::string>& uids, const std::stri
   move_request_cycle_ = scheduling_cycle_;  // even when nothing moved, as upstream
 }
 
-void SchedulingQueue::move_all(const std::string& event,
-                               const std::function<bool(const cluster::Pod&)>& pre_check,
+void SchedulingQueue::move_all(const std::string& event, const Worth& worth,
                                const std::string& except_uid) {
   std::vector<std::string> uids;
   for (const auto& [uid, e] : entries_) {
     if (e.place != Place::Unschedulable || e.info.gated || uid == except_uid) continue;
-    if (pre_check && !pre_check(*e.info.pod)) continue;
+    if (worth && !worth(e.info)) continue;
     uids.push_back(uid);
   }
   move(uids, event);

@@ -90,11 +90,12 @@ class SchedulingQueue {
                                         std::set<std::string> plugins = {});
   // The attempt ended without a requeue (bound, deleted, bound elsewhere).
   void done(const std::string& uid);
-  // A cluster event (its upstream label, for the counts): every unschedulable pod the pre-check
-  // lets through (all when it is empty) but except_uid moves to activeQ, or backoffQ while it
-  // still backs off. Gated pods wait for an update of themselves (or the 5-minute flush).
-  void move_all(const std::string& event, const std::function<bool(const cluster::Pod&)>& pre_check,
-                const std::string& except_uid = {});
+  // A cluster event (its upstream label, for the counts): every unschedulable pod `worth` lets
+  // through (all when it is empty; it sees the plugins that rejected the pod) but except_uid
+  // moves to activeQ, or backoffQ while it still backs off. Gated pods wait for an update of
+  // themselves (or the 5-minute flush).
+  using Worth = std::function<bool(const QueuedPodInfo&)>;
+  void move_all(const std::string& event, const Worth& worth, const std::string& except_uid = {});
   // upstream's flushBackoffQCompleted (every second) and flushUnschedulablePodsLeftover (every
   // 30 s).
   void flush_backoff_completed();

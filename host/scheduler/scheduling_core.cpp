@@ -20,6 +20,14 @@ FilterVerdict verdict(const Status& s) {
   return {std::string(framework::code_name(s.code)), s.plugin, s.reasons};
 }
 
+std::set<std::string> rejecting_plugins(const std::vector<Status>& failed) {
+  std::set<std::string> plugins;
+  for (const Status& s : failed) {
+    if (!s.plugin.empty()) plugins.insert(s.plugin);
+  }
+  return plugins;
+}
+
 FilterVerdict not_evaluated(std::string why) {
   return {"NotEvaluated", "", {std::move(why)}};
 }
@@ -56,10 +64,12 @@ const Framework* SchedulingCore::framework_for(const Pod& pod) const {
   return nullptr;
 }
 
-void SchedulingCore::fail(const PodPtr& pod, PodResult result, std::string message, bool error) {
+void SchedulingCore::fail(const PodPtr& pod, PodResult result, std::string message, bool error,
+                          FailureDetail detail) {
   result.result = error ? kError : kUnschedulable;
   result.message = std::move(message);
-  sink_.decided(pod, std::move(result), {});
+  if (error) detail.unschedulable_plugins.clear();
+  sink_.decided(pod, std::move(result), detail);
 }
 
 void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> preempted) {
@@ -308,18 +318,22 @@ void SchedulingCore::unschedulable(const Framework& fw, CycleContext& cycle, con
     if (post.status.ok() && post.nominated_node && !retrying_) {
       result.message =
           fit_error_message(snapshot_.size(), pre_filter_message, failed, post.status.message());
-      return preempt(pod, std::move(result), post);
+      return preempt(pod, std::move(result), post, rejecting_plugins(failed));
     }
     post_filter_message = post.status.message();
   }
+  FailureDetail detail;
+  detail.unschedulable_plugins = rejecting_plugins(failed);
   fail(pod, std::move(result),
-       fit_error_message(snapshot_.size(), pre_filter_message, failed, post_filter_message), false);
+       fit_error_message(snapshot_.size(), pre_filter_message, failed, post_filter_message), false,
+       std::move(detail));
 }
 
 // PostFilter made room on a node: check the victims it chose, reject those waiting at Permit,
 // and let the sink evict the others.
 void SchedulingCore::preempt(const PodPtr& pod, PodResult result,
-                             const framework::PostFilterOutcome& post) {
+                             const framework::PostFilterOutcome& post,
+                             std::set<std::string> unschedulable_plugins) {
   const std::string& node = *post.nominated_node;
   const NodeInfo* info = snapshot_.find(node);
   auto refuse = [&](const std::string& why) {
@@ -328,7 +342,7 @@ void SchedulingCore::preempt(const PodPtr& pod, PodResult result,
   if (info == nullptr) {
     return refuse("nominated node \"" + node + "\", which is not in the cluster");
   }
-  Preemption preemption{node, {}, {}, post.plugin};
+  Preemption preemption{node, {}, {}, post.plugin, std::move(unschedulable_plugins)};
   for (const std::string& uid : post.victims) {
     const Pod* victim = info->find_pod(uid);
     if (victim == nullptr) {
@@ -371,6 +385,7 @@ void SchedulingCore::fail_assumed(AssumedPod assumed, const Status& why, bool in
   FailureDetail detail;
   detail.after_reserve = true;
   detail.in_binding_cycle = in_binding_cycle;
+  if (why.rejected() && !why.plugin.empty()) detail.unschedulable_plugins.insert(why.plugin);
   sink_.decided(assumed.pod, std::move(assumed.result), detail);
 }
 
@@ -400,7 +415,8 @@ void SchedulingCore::finish_wait(framework::WaitingPods::Entry entry) {
   AssumedPod assumed = std::move(it->second);
   waiting_assumed_.erase(it);
   if (entry.rejected) {
-    return fail_assumed(std::move(assumed), {SCHEDHOST_UNSCHEDULABLE, {*entry.rejected}, {}}, true);
+    return fail_assumed(std::move(assumed),
+                        {SCHEDHOST_UNSCHEDULABLE, {*entry.rejected}, entry.rejected_by}, true);
   }
   sink_.start_binding(std::move(assumed));
 }

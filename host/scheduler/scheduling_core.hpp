@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ struct FailureDetail {
   // it held is free again, which upstream treats as an assigned pod deleted.
   bool in_binding_cycle = false;
   std::optional<std::string> nominated_node;  // set by a successful preemption
+  // The plugins that rejected the pod (upstream's UnschedulablePlugins): PreFilter's, every
+  // Filter's that failed a node, or the Reserve or Permit plugin. The live queue waits for an
+  // event one of them registered. Empty for an Error.
+  std::set<std::string> unschedulable_plugins;
 };
 
 // The preemption a PostFilter plugin asked for, checked by the core: the victims are pods of
@@ -53,6 +58,7 @@ struct Preemption {
   std::vector<std::string> victim_uids;  // distinct, in the plugin's order
   std::vector<std::string> victim_keys;  // "namespace/name", parallel to victim_uids
   std::string plugin;
+  std::set<std::string> unschedulable_plugins;  // the plugins that rejected the pod
 };
 
 class CycleSink {
@@ -142,8 +148,10 @@ class SchedulingCore {
                      const PodPtr& pod, PodResult result, const std::string& pre_filter_message,
                      const std::vector<std::size_t>& failed_nodes,
                      const std::vector<framework::Status>& failed);
-  void preempt(const PodPtr& pod, PodResult result, const framework::PostFilterOutcome& post);
-  void fail(const PodPtr& pod, PodResult result, std::string message, bool error);
+  void preempt(const PodPtr& pod, PodResult result, const framework::PostFilterOutcome& post,
+               std::set<std::string> unschedulable_plugins);
+  void fail(const PodPtr& pod, PodResult result, std::string message, bool error,
+            FailureDetail detail = {});
   void fail_assumed(AssumedPod assumed, const framework::Status& why, bool in_binding_cycle);
   void finish_wait(framework::WaitingPods::Entry entry);
 

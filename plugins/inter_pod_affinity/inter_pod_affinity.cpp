@@ -416,6 +416,12 @@ void process_terms(ScoreMap& m, const std::vector<WeightedAffinityTerm>& terms,
 
 class InterPodAffinity {
  public:
+  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  void EventsToRegister(schedhost::EventRegistry& events) const {
+    events.add(schedhost::resource::kPod, schedhost::action::kAll);
+    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdateNodeLabel);
+  }
+
   explicit InterPodAffinity(const nlohmann::json& args) {
     if (!args.is_object()) {
       refuse(
@@ -875,6 +881,6 @@ SCHEDHOST_LIBRARY("inter-pod-affinity", "1.0.0",
                   schedhost::plugin<InterPodAffinity, schedhost::hook::PreFilter,
                                     schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
                                     schedhost::hook::PreScore, schedhost::hook::Score,
-                                    schedhost::hook::NormalizeScore>(
+                                    schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
                       "InterPodAffinity",
                       "Upstream InterPodAffinity: pod (anti-)affinity filter and scoring"))

@@ -130,6 +130,11 @@ std::optional<std::vector<std::string>> pinned_node_names(const nlohmann::json& 
 
 class NodeAffinity {
  public:
+  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  void EventsToRegister(schedhost::EventRegistry& events) const {
+    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
+  }
+
   explicit NodeAffinity(const nlohmann::json& args) {
     if (!args.is_object()) refuse("args must be an object with addedAffinity, got " + args.dump());
     for (const auto& item : args.items()) {
@@ -251,7 +256,7 @@ class NodeAffinity {
 SCHEDHOST_LIBRARY("node-affinity", "1.0.0",
                   schedhost::plugin<NodeAffinity, schedhost::hook::PreFilter,
                                     schedhost::hook::Filter, schedhost::hook::PreScore,
-                                    schedhost::hook::Score, schedhost::hook::NormalizeScore>(
+                                    schedhost::hook::Score, schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
                       "NodeAffinity",
                       "Keeps pods on nodes matching their nodeSelector and required node "
                       "affinity; prefers nodes matching their preferred terms"))

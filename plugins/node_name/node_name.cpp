@@ -10,6 +10,11 @@ constexpr const char* kErrReason = "node(s) didn't match the requested node name
 
 class NodeName {
  public:
+  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  void EventsToRegister(schedhost::EventRegistry& events) const {
+    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
+  }
+
   schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&,
                            const schedhost::Pod& pod, const schedhost::NodeInfo& node) const {
     const std::string_view wanted = pod.node_name();
@@ -21,5 +26,5 @@ class NodeName {
 }  // namespace
 
 SCHEDHOST_LIBRARY("node-name", "1.0.0",
-                  schedhost::plugin<NodeName, schedhost::hook::Filter>(
+                  schedhost::plugin<NodeName, schedhost::hook::Filter, schedhost::hook::EnqueueExtensions>(
                       "NodeName", "Keeps a pod that names a node on that node"))

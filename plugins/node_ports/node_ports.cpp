@@ -46,6 +46,12 @@ bool conflicts(const WantedPort& wanted, const UsedPorts& used) {
 
 class NodePorts {
  public:
+  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  void EventsToRegister(schedhost::EventRegistry& events) const {
+    events.add(schedhost::resource::kPod, schedhost::action::kDelete);
+    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
+  }
+
   schedhost::Status PreFilter(schedhost::Context&, schedhost::CycleState& state,
                               const schedhost::Pod& pod, schedhost::PreFilterResult&) const {
     PreFilterState s;
@@ -78,6 +84,6 @@ class NodePorts {
 }  // namespace
 
 SCHEDHOST_LIBRARY("node-ports", "1.0.0",
-                  schedhost::plugin<NodePorts, schedhost::hook::PreFilter, schedhost::hook::Filter>(
+                  schedhost::plugin<NodePorts, schedhost::hook::PreFilter, schedhost::hook::Filter, schedhost::hook::EnqueueExtensions>(
                       "NodePorts",
                       "Keeps pods off nodes where the host ports they ask for are taken"))

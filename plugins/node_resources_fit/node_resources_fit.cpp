@@ -238,6 +238,12 @@ struct PreScoreState {
 
 class NodeResourcesFit {
  public:
+  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  void EventsToRegister(schedhost::EventRegistry& events) const {
+    events.add(schedhost::resource::kPod, schedhost::action::kDelete);
+    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
+  }
+
   explicit NodeResourcesFit(const nlohmann::json& args) : args_(parse_args(args)) {}
 
   schedhost::Status PreFilter(schedhost::Context&, schedhost::CycleState& state,
@@ -378,7 +384,7 @@ class NodeResourcesFit {
 SCHEDHOST_LIBRARY(
     "node-resources-fit", "1.0.0",
     schedhost::plugin<NodeResourcesFit, schedhost::hook::PreFilter, schedhost::hook::Filter,
-                      schedhost::hook::PreScore, schedhost::hook::Score>(
+                      schedhost::hook::PreScore, schedhost::hook::Score, schedhost::hook::EnqueueExtensions>(
         "NodeResourcesFit",
         "Upstream NodeResourcesFit (v1.28): filters nodes without room for the "
         "pod's requests; scores by LeastAllocated, MostAllocated or "

@@ -12,6 +12,11 @@ constexpr const char* kErrReasonUnschedulable = "node(s) were unschedulable";
 
 class NodeUnschedulable {
  public:
+  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  void EventsToRegister(schedhost::EventRegistry& events) const {
+    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdateNodeTaint);
+  }
+
   schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&,
                            const schedhost::Pod& pod, const schedhost::NodeInfo& node) const {
     if (!node.unschedulable()) return {};
@@ -25,6 +30,6 @@ class NodeUnschedulable {
 }  // namespace
 
 SCHEDHOST_LIBRARY("node-unschedulable", "1.0.0",
-                  schedhost::plugin<NodeUnschedulable, schedhost::hook::Filter>(
+                  schedhost::plugin<NodeUnschedulable, schedhost::hook::Filter, schedhost::hook::EnqueueExtensions>(
                       "NodeUnschedulable",
                       "Keeps pods off nodes marked unschedulable unless they tolerate it"))

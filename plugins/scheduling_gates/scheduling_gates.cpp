@@ -12,6 +12,11 @@ namespace {
 
 class SchedulingGates {
  public:
+  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  void EventsToRegister(schedhost::EventRegistry& events) const {
+    events.add(schedhost::resource::kPod, schedhost::action::kUpdate);
+  }
+
   schedhost::Status PreEnqueue(schedhost::Context&, const schedhost::Pod& pod) const {
     const auto text = pod.json("/spec/schedulingGates");
     if (!text) return {};
@@ -35,5 +40,5 @@ class SchedulingGates {
 }  // namespace
 
 SCHEDHOST_LIBRARY("scheduling-gates", "1.0.0",
-                  schedhost::plugin<SchedulingGates, schedhost::hook::PreEnqueue>(
+                  schedhost::plugin<SchedulingGates, schedhost::hook::PreEnqueue, schedhost::hook::EnqueueExtensions>(
                       "SchedulingGates", "Holds pods back while spec.schedulingGates is not empty"))

@@ -30,6 +30,11 @@ struct PreScoreState {
 
 class TaintToleration {
  public:
+  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  void EventsToRegister(schedhost::EventRegistry& events) const {
+    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
+  }
+
   schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&,
                            const schedhost::Pod& pod, const schedhost::NodeInfo& node) const {
     const auto taints = node.taints();
@@ -88,7 +93,7 @@ class TaintToleration {
 SCHEDHOST_LIBRARY(
     "taint-toleration", "1.0.0",
     schedhost::plugin<TaintToleration, schedhost::hook::Filter, schedhost::hook::PreScore,
-                      schedhost::hook::Score, schedhost::hook::NormalizeScore>(
+                      schedhost::hook::Score, schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
         "TaintToleration",
         "Keeps pods off nodes with taints they do not tolerate; prefers nodes with "
         "fewer untolerated PreferNoSchedule taints"))

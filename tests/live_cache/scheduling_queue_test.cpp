@@ -218,7 +218,7 @@ TEST_F(SchedulingQueueTest, TheFailedPodItselfAndPodsThePreCheckRefusesStay) {
   pop_and_fail();
   clock_.advance(seconds(1));
   queue_.move_all(
-      "NodeAdd", [](const cluster::Pod& p) { return p.name() != "a"; }, "");
+      "NodeAdd", [](const QueuedPodInfo& info) { return info.pod->name() != "a"; }, "");
   EXPECT_EQ(queue_.where("uid-a"), kUnschedulableQueue);
   EXPECT_EQ(queue_.where("uid-b"), kActiveQueue);
   queue_.move_all("AssignedPodDelete", {}, "uid-a");  // a binding failure of a: others only

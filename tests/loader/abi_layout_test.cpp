@@ -7,12 +7,13 @@ namespace schedhost::loader {
 namespace {
 
 TEST(AbiLayout, OneDotZeroSizesAreTheHeaderSizesOfThisMajor) {
-  // 1.1 and 1.2 appended to the host table only: the structs a plugin fills in keep their 1.0
-  // sizes.
-  static_assert(SCHEDHOST_ABI_MINOR == 2, "update: a later minor only makes structs longer");
+  // 1.1 and 1.2 appended to the host table only; 1.3 to the vtable too (events_to_register and
+  // queueing_hint): the other structs a plugin fills in keep their 1.0 sizes.
+  static_assert(SCHEDHOST_ABI_MINOR == 3, "update: a later minor only makes structs longer");
   EXPECT_EQ(sizeof(schedhost_library_t), kLibrarySize_1_0);
   EXPECT_EQ(sizeof(schedhost_plugin_descriptor_t), kPluginDescriptorSize_1_0);
-  EXPECT_EQ(sizeof(schedhost_plugin_vtable_t), kPluginVtableSize_1_0);
+  EXPECT_EQ(sizeof(schedhost_plugin_vtable_t), kPluginVtableSize_1_0 + 2 * sizeof(void*));
+  EXPECT_EQ(offsetof(schedhost_plugin_vtable_t, events_to_register), kPluginVtableSize_1_0);
   EXPECT_EQ(sizeof(schedhost_state_ops_t), kStateOpsSize_1_0);
 }
 
@@ -34,6 +35,8 @@ TEST(AbiLayout, AShorterTableReadsItsMissingTailAsNull) {
   EXPECT_EQ(copy.filter, &some_filter);
   EXPECT_EQ(copy.post_bind, nullptr);
   EXPECT_EQ(copy.get_extension, nullptr);
+  EXPECT_EQ(copy.events_to_register, nullptr);
+  EXPECT_EQ(copy.queueing_hint, nullptr);
 }
 
 TEST(AbiLayout, ALongerTableIsReadOnlyUpToOurSize) {

@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #define SCHEDHOST_ABI_MAJOR 1
-#define SCHEDHOST_ABI_MINOR 2
+#define SCHEDHOST_ABI_MINOR 3
 
 /* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
 #define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
@@ -178,6 +178,31 @@ enum {
   SCHEDHOST_CONTAINER_SIDECAR = 2 /* an init container with restartPolicy: Always */
 };
 
+/* 1.3: what happened to an object in a cluster event, upstream's ActionType bits. A registration
+ * (register_event) names a set of bits; an event carries the bits of what changed. A node update
+ * carries one bit, the first of upstream's diff that applies (spec.unschedulable turned false
+ * counts as a taint change); a pod update carries SCHEDHOST_ACTION_UPDATE (1.28 has no
+ * pod-specific bits). */
+typedef uint32_t schedhost_action_t;
+#define SCHEDHOST_ACTION_ADD 1u
+#define SCHEDHOST_ACTION_DELETE 2u
+#define SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE 4u
+#define SCHEDHOST_ACTION_UPDATE_NODE_LABEL 8u
+#define SCHEDHOST_ACTION_UPDATE_NODE_TAINT 16u
+#define SCHEDHOST_ACTION_UPDATE_NODE_CONDITION 32u
+#define SCHEDHOST_ACTION_UPDATE 60u /* upstream 1.28's Update: allocatable, label, taint, condition */
+/* Not in upstream 1.28, so not in UPDATE: a node update that changed only annotations. */
+#define SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION 64u
+#define SCHEDHOST_ACTION_ALL 127u
+
+/* 1.3: the answer of a queueing hint (upstream's QueueingHint). Any other value counts as QUEUE
+ * (the host logs it once per plugin). */
+typedef int32_t schedhost_queueing_hint_t;
+enum {
+  SCHEDHOST_QUEUE_SKIP = 0, /* the event cannot make the pod schedulable: leave it waiting */
+  SCHEDHOST_QUEUE = 1       /* it may: try the pod again (after its backoff) */
+};
+
 /* Value structs filled in by the host. Frozen for ABI major 1: they never grow. */
 typedef struct schedhost_taint {
   schedhost_str_t key;
@@ -233,6 +258,25 @@ typedef struct schedhost_queued_pod {
   int64_t enqueued_ms; /* when the pod entered the queue, Unix milliseconds */
   int32_t attempts;    /* scheduling attempts so far */
 } schedhost_queued_pod_t;
+
+/* 1.3: a cluster event, for a queueing hint. Filled in by the host; it may grow (check
+ * struct_size before reading a field appended later). Resource names are upstream's: "Pod",
+ * "Node", "PersistentVolume", "PersistentVolumeClaim", "storage.k8s.io/StorageClass",
+ * "storage.k8s.io/CSINode", "storage.k8s.io/CSIDriver", "storage.k8s.io/CSIStorageCapacity", or
+ * "<plural>.<version>.<group>" for any other kind. The objects are borrowed until the hint
+ * returns; the ones an event does not have are NULL. */
+typedef struct schedhost_cluster_event {
+  uint32_t struct_size;
+  schedhost_str_t resource;
+  schedhost_action_t actions; /* SCHEDHOST_ACTION_* bits: what changed */
+  schedhost_str_t label;      /* upstream's name for it: "NodeAdd", "AssignedPodDelete", ... */
+  /* Pod events (assigned pods only: the scheduler's own pending pods are not events). */
+  const struct schedhost_pod* old_pod; /* update, delete */
+  const struct schedhost_pod* new_pod; /* add, update */
+  /* Node events: new_node is the node with its pods; old_node the Node as it was, without pods. */
+  const struct schedhost_node* old_node; /* update */
+  const struct schedhost_node* new_node; /* add, update */
+} schedhost_cluster_event_t;
 
 /* ---------------------------------------------------------------------------------------------
  * Opaque handles, all owned by the host
@@ -457,7 +501,14 @@ typedef struct schedhost_host_api {
   int32_t (*snapshot_change_at)(const schedhost_call_t* call, uint64_t revision,
                                 const schedhost_pod_t** out_pod, size_t* out_node_index);
 
-  /* 1.3 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
+  /* -- 1.3 -- */
+  /* events_to_register only: a pod this plugin rejected may become schedulable when `actions`
+   * (SCHEDHOST_ACTION_* bits) happen to `resource` (an upstream name, "*" for every resource;
+   * see schedhost_cluster_event_t). Call it once per resource. [call] */
+  void (*register_event)(schedhost_call_t* call, schedhost_str_t resource,
+                         schedhost_action_t actions);
+
+  /* 1.4 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -545,7 +596,21 @@ typedef struct schedhost_plugin_vtable {
    * later host ask for things that are not hooks without a major bump. [any-thread] */
   const void* (*get_extension)(void* self, const char* id);
 
-  /* 1.1 and later: append here only. */
+  /* -- 1.3: EnqueueExtensions (upstream's), for the live queue. A pod this plugin rejected
+   * (PreEnqueue, PreFilter, Filter, Reserve, Permit) waits until an event it registered happens;
+   * a plugin without events_to_register (NULL, or built for 1.0-1.2) is moved by every event. -- */
+  /* Registers the events with host_api->register_event; registering none means only the periodic
+   * flushes retry the pods it rejected. A non-SUCCESS status refuses the plugin, as create's.
+   * Called once, right after create. [main-thread] */
+  schedhost_code_t (*events_to_register)(void* self, schedhost_call_t* call);
+  /* Optional queueing hint, called for each registered event that happens while a pod this
+   * plugin rejected waits: may it now fit? NULL means always SCHEDHOST_QUEUE. Pure and fast; no
+   * snapshot (call has none). Runs between scheduling cycles on the scheduling thread. [cycle] */
+  schedhost_queueing_hint_t (*queueing_hint)(void* self, schedhost_call_t* call,
+                                             const schedhost_pod_t* pod,
+                                             const schedhost_cluster_event_t* event);
+
+  /* 1.4 and later: append here only. */
 } schedhost_plugin_vtable_t;
 
 /* One plugin of a library. Plugin-owned static storage, valid until deinit. */

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <schedhost/abi.h>
+#include <schedhost/cluster_event.hpp>
 #include <schedhost/context.hpp>
 #include <schedhost/cycle_state.hpp>
 #include <schedhost/detail/hooks.hpp>

@@ -20,9 +20,12 @@
 //   Status PreBind(Context&, CycleState&, const Pod&, std::string_view node);
 //   Status Bind(Context&, CycleState&, const Pod&, std::string_view node);
 //   void   PostBind(Context&, CycleState&, const Pod&, std::string_view node);
+//   void   EventsToRegister(EventRegistry&);                                 // EnqueueExtensions
+//   QueueingHint IsSchedulableAfter(const Pod&, const ClusterEvent&);  // optional, with it
 #pragma once
 
 #include <schedhost/abi.h>
+#include <schedhost/cluster_event.hpp>
 #include <schedhost/context.hpp>
 #include <schedhost/cycle_state.hpp>
 #include <schedhost/host.hpp>
@@ -202,6 +205,9 @@ SCHEDHOST_DETAIL_HOOK_TRAIT(Bind, Status, lvalue<Context>(), lvalue<CycleState>(
                             lvalue<const Pod>(), std::string_view())
 SCHEDHOST_DETAIL_HOOK_TRAIT(PostBind, void, lvalue<Context>(), lvalue<CycleState>(),
                             lvalue<const Pod>(), std::string_view())
+SCHEDHOST_DETAIL_HOOK_TRAIT(EventsToRegister, void, lvalue<EventRegistry>())
+SCHEDHOST_DETAIL_HOOK_TRAIT(IsSchedulableAfter, QueueingHint, lvalue<const Pod>(),
+                            lvalue<const ClusterEvent>())
 #undef SCHEDHOST_DETAIL_HOOK_TRAIT
 
 }  // namespace detail
@@ -210,7 +216,8 @@ SCHEDHOST_DETAIL_HOOK_TRAIT(PostBind, void, lvalue<Context>(), lvalue<CycleState
 //   schedhost::plugin<GpuFilter, schedhost::hook::Filter, schedhost::hook::Score>("GpuFilter",
 //   "...")
 // Named as `schedhost plugins` lists them. QueueSort is the method Less; PreFilterExtensions is the
-// pair AddPod and RemovePod.
+// pair AddPod and RemovePod; EnqueueExtensions is EventsToRegister, with IsSchedulableAfter when
+// the plugin has a queueing hint.
 namespace hook {
 struct PreEnqueue {};
 struct QueueSort {};
@@ -227,6 +234,7 @@ struct Permit {};
 struct PreBind {};
 struct Bind {};
 struct PostBind {};
+struct EnqueueExtensions {};
 }  // namespace hook
 
 namespace detail {
@@ -294,6 +302,11 @@ SCHEDHOST_DETAIL_DECLARED_HOOK(Bind, has_Bind<T>::value,
                                "Status Bind(Context&, CycleState&, const Pod&, std::string_view)")
 SCHEDHOST_DETAIL_DECLARED_HOOK(PostBind, has_PostBind<T>::value,
                                "void PostBind(Context&, CycleState&, const Pod&, std::string_view)")
+SCHEDHOST_DETAIL_DECLARED_HOOK_2(EnqueueExtensions, has_EventsToRegister<T>::value,
+                                 (has_EventsToRegister<T>::value ||
+                                  has_IsSchedulableAfter<T>::value),
+                                 "void EventsToRegister(EventRegistry&) (and, optionally, "
+                                 "QueueingHint IsSchedulableAfter(const Pod&, const ClusterEvent&))")
 #undef SCHEDHOST_DETAIL_DECLARED_HOOK
 #undef SCHEDHOST_DETAIL_DECLARED_HOOK_2
 
@@ -302,7 +315,7 @@ inline constexpr bool is_hook_tag =
     is_declared<Tag, hook::PreEnqueue, hook::QueueSort, hook::PreFilter, hook::PreFilterExtensions,
                 hook::Filter, hook::PostFilter, hook::PreScore, hook::Score, hook::NormalizeScore,
                 hook::Reserve, hook::Unreserve, hook::Permit, hook::PreBind, hook::Bind,
-                hook::PostBind>;
+                hook::PostBind, hook::EnqueueExtensions>;
 
 // Checks T against the hooks it is declared with (at compile time; true when it passes).
 template <class T, class... Declared>
@@ -317,7 +330,8 @@ constexpr bool check_declared_hooks() {
          check_declared_NormalizeScore<T, Declared...>() &&
          check_declared_Reserve<T, Declared...>() && check_declared_Unreserve<T, Declared...>() &&
          check_declared_Permit<T, Declared...>() && check_declared_PreBind<T, Declared...>() &&
-         check_declared_Bind<T, Declared...>() && check_declared_PostBind<T, Declared...>();
+         check_declared_Bind<T, Declared...>() && check_declared_PostBind<T, Declared...>() &&
+         check_declared_EnqueueExtensions<T, Declared...>();
 }
 
 // The C functions the host calls; each unwraps handles into views and calls T's method.
@@ -530,6 +544,31 @@ struct Thunks {
       return status;
     });
   }
+
+  static schedhost_code_t events_to_register(void* self, schedhost_call_t* call) noexcept {
+    Self& s = instance<T>(self);
+    return guard(s.api, call, [&] {
+      EventRegistry registry(s.api, call);
+      s.plugin.EventsToRegister(registry);
+      return Status();
+    });
+  }
+
+  // A hint that throws answers Queue: when in doubt, the pod is tried again.
+  static schedhost_queueing_hint_t queueing_hint(void* self, schedhost_call_t* call,
+                                                 const schedhost_pod_t* pod,
+                                                 const schedhost_cluster_event_t* event) noexcept {
+    Self& s = instance<T>(self);
+    try {
+      return static_cast<schedhost_queueing_hint_t>(
+          s.plugin.IsSchedulableAfter(Pod(s.api, pod), to_event(s.api, *event)));
+    } catch (const std::exception& e) {
+      s.api->add_reason(call, to_str(e.what()));
+    } catch (...) {
+      s.api->add_reason(call, to_str("unknown exception"));
+    }
+    return SCHEDHOST_QUEUE;
+  }
 };
 
 // The vtable of T: a hook pointer for each method T has, NULL for the others.
@@ -558,6 +597,13 @@ constexpr schedhost_plugin_vtable_t make_vtable() {
   if constexpr (check_Bind<T>()) v.bind = &Th::template node_hook<Th::NodeHook::Bind>;
   if constexpr (check_PostBind<T>())
     v.post_bind = &Th::template void_node_hook<Th::NodeHook::PostBind>;
+  if constexpr (check_EventsToRegister<T>()) v.events_to_register = &Th::events_to_register;
+  if constexpr (check_IsSchedulableAfter<T>()) {
+    static_assert(has_EventsToRegister<T>::value,
+                  "IsSchedulableAfter is the queueing hint of EventsToRegister's events: add "
+                  "void EventsToRegister(EventRegistry&)");
+    v.queueing_hint = &Th::queueing_hint;
+  }
   return v;
 }
 

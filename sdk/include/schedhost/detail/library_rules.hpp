@@ -136,7 +136,7 @@ inline bool has_any_hook(const schedhost_plugin_vtable_t& v) {
 }
 
 // Hooks that only make sense together: the framework calls NormalizeScore after Score, Unreserve
-// to undo Reserve, AddPod/RemovePod on PreFilter's state.
+// to undo Reserve, AddPod/RemovePod on PreFilter's state, a queueing hint for registered events.
 inline std::string check_plugin_shape(const schedhost_plugin_vtable_t& v, const std::string& name) {
   const std::string plugin = "plugin \"" + name + "\"";
   if (v.create == nullptr || v.destroy == nullptr) {
@@ -154,6 +154,11 @@ inline std::string check_plugin_shape(const schedhost_plugin_vtable_t& v, const 
     return plugin +
            " implements AddPod/RemovePod without PreFilter and both of them: they extend "
            "PreFilter and come as a pair";
+  }
+  if (v.queueing_hint != nullptr && v.events_to_register == nullptr) {
+    return plugin +
+           " has a queueing hint without events_to_register: the hint answers for the events it "
+           "registers";
   }
   return {};
 }
