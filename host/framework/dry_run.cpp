@@ -52,7 +52,7 @@ schedhost_code_t DryRun::add_pod(std::string_view uid) {
 }
 
 schedhost_code_t DryRun::filter() {
-  return record(scope_.framework->run_filter(cycle_, *scope_.pod, node_));
+  return record(scope_.framework->run_filter_with_nominated_pods(cycle_, *scope_.pod, node_));
 }
 
 }  // namespace schedhost::framework

@@ -90,10 +90,11 @@ CycleContext Framework::new_cycle() const {
 }
 
 void Framework::set_environment(const cluster::Snapshot* snapshot, WaitingPods* waiting_pods,
-                                Parallelizer* parallelizer) {
+                                Parallelizer* parallelizer, const NominatedPods* nominated_pods) {
   snapshot_ = snapshot;
   waiting_pods_ = waiting_pods;
   parallelizer_ = parallelizer;
+  nominated_pods_ = nominated_pods;
 }
 
 template <class Hook>
@@ -258,6 +259,8 @@ PostFilterOutcome Framework::run_post_filter(CycleContext& cycle, const Pod& pod
     }
     if (s.code == SCHEDHOST_UNSCHEDULABLE) {
       reasons.insert(reasons.end(), s.reasons.begin(), s.reasons.end());
+      // A rejection may still set the nomination (upstream: "" clears the pod's).
+      if (nominated) out.nominated_node = std::move(nominated);
       continue;
     }
     if (s.code == SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE) {
@@ -270,6 +273,28 @@ PostFilterOutcome Framework::run_post_filter(CycleContext& cycle, const Pod& pod
   }
   out.status.reasons = std::move(reasons);
   return out;
+}
+
+Status Framework::run_filter_with_nominated_pods(const CycleContext& cycle, const Pod& pod,
+                                                 const NodeInfo& node) const {
+  if (nominated_pods_ == nullptr || nominated_pods_->empty()) return run_filter(cycle, pod, node);
+  const std::vector<NominatedPods::PodPtr> nominated = nominated_pods_->counted_for(pod, node.name());
+  if (nominated.empty()) return run_filter(cycle, pod, node);
+  std::optional<CycleContext> with = cycle.clone();
+  if (!with) {
+    return Status::error("could not copy the cycle state to count the pods nominated to node " +
+                             in_quotes(node.name()) + ": a plugin's clone failed",
+                         "");
+  }
+  NodeInfo copy = node;
+  with->state.set_read_only(false);  // AddPod updates the copy
+  for (const NominatedPods::PodPtr& p : nominated) {
+    copy.add_pod(p);
+    if (Status s = run_add_pod(*with, pod, *p, copy); !s.ok()) return s;
+  }
+  with->state.set_read_only(true);
+  if (Status s = run_filter(*with, pod, copy); !s.ok()) return s;
+  return run_filter(cycle, pod, node);
 }
 
 Status Framework::run_add_pod(CycleContext& cycle, const Pod& pod, const Pod& other,

@@ -21,6 +21,7 @@
 #include "framework/cluster_event.hpp"
 #include "framework/cycle_state.hpp"
 #include "framework/extension_point.hpp"
+#include "framework/nominated_pods.hpp"
 #include "framework/parallelizer.hpp"
 #include "framework/plugin_call_record.hpp"
 #include "framework/plugin_instance.hpp"
@@ -79,9 +80,11 @@ class Framework {
   CycleContext new_cycle() const;
 
   // What plugins see of the cluster during calls: the snapshot and the pods waiting at Permit;
-  // and the pool parallel_for uses in PreFilter and PreScore (null: it runs inline).
+  // the pool parallel_for uses in PreFilter and PreScore (null: it runs inline); the nominated
+  // pods Filter counts (null: none).
   void set_environment(const cluster::Snapshot* snapshot, WaitingPods* waiting_pods,
-                       Parallelizer* parallelizer = nullptr);
+                       Parallelizer* parallelizer = nullptr,
+                       const NominatedPods* nominated_pods = nullptr);
 
   Status run_pre_enqueue(const cluster::Pod& pod) const;
   // Upstream's isPodWorthRequeuing: whether event may make pod schedulable, given the plugins
@@ -95,6 +98,12 @@ class Framework {
   // The Filter plugins on one node, stopping at the first that does not pass. [concurrent]
   Status run_filter(const CycleContext& cycle, const cluster::Pod& pod,
                     const cluster::NodeInfo& node) const;
+  // Upstream's RunFilterPluginsWithNominatedPods: when pods of equal or higher priority are
+  // nominated to node, the Filter plugins run on a copy of the node with them added (and the
+  // AddPod extensions on a copy of the state), then again without them; the node passes only if
+  // both pass, so the pod fits whether or not the nominated pods arrive. [concurrent]
+  Status run_filter_with_nominated_pods(const CycleContext& cycle, const cluster::Pod& pod,
+                                        const cluster::NodeInfo& node) const;
   // parallelizer (may be null) and random serve the plugins' preemption dry runs.
   PostFilterOutcome run_post_filter(CycleContext& cycle, const cluster::Pod& pod,
                                     const std::vector<schedhost_node_status_t>& statuses,
@@ -146,6 +155,7 @@ class Framework {
   const cluster::Snapshot* snapshot_ = nullptr;
   WaitingPods* waiting_pods_ = nullptr;
   Parallelizer* parallelizer_ = nullptr;
+  const NominatedPods* nominated_pods_ = nullptr;
 };
 
 }  // namespace schedhost::framework

@@ -153,6 +153,15 @@ void LiveScheduler::step() {
   for (const std::string& uid : queue_->take_deleted()) {
     core_.reject_waiting(uid, "pod deleted or bound elsewhere while waiting at Permit");
   }
+  // Pods nominated elsewhere (another scheduler instance, an earlier run) count on their node;
+  // not a pod this cycle has assumed (its nomination ended there).
+  for (const PodQueue::NominationChange& change : queue_->take_nomination_changes()) {
+    if (!change.pod) {
+      core_.nominated_pods().remove(change.uid);
+    } else if (cluster_.snapshot().node_of_pod(change.uid) == nullptr) {
+      core_.nominated_pods().add(change.pod, change.pod->nominated_node_name());
+    }
+  }
   core_.finish_resolved_waits();
   const ClusterChanges changes = cluster_.apply_pending();
   // Each cluster event moves the unschedulable pods it may help (to backoffQ while they still
@@ -180,16 +189,17 @@ void LiveScheduler::step() {
   PodPtr latest = queue_->latest(pod->uid());
   if (!latest || latest->terminating() || !latest->node_name().empty()) {
     queue_->done(pod->uid());
-    nominated_.erase(pod->uid());
+    core_.nominated_pods().remove(pod->uid());
     return;
   }
   {
     std::lock_guard lock(stats_mutex_);
     ++stats_.attempts;
   }
-  if (auto it = nominated_.find(latest->uid());
-      it != nominated_.end() && latest->nominated_node_name() != it->second) {
-    latest = latest->nominated_to(it->second);
+  // Its own nomination may not be back from the API server yet: it tries that node first.
+  if (auto node = core_.nominated_pods().node_of(latest->uid());
+      node && latest->nominated_node_name() != *node) {
+    latest = latest->nominated_to(*node);
   }
   try {
     core_.schedule_one(latest);
@@ -245,7 +255,6 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   const PodPtr latest = queue_->latest(uid);
   const json& object = latest ? latest->json() : pod->json();
   if (result.result == scheduler::kScheduled) {
-    nominated_.erase(uid);
     cluster_.binding_finished(uid, Clock::now());
     queue_->done(uid);
     events_.record(object, "Normal", "Scheduled", "Binding",
@@ -263,20 +272,14 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   }
   spdlog::info("serve: {} {}: {}", pod->key(), error ? "failed" : "is unschedulable",
                result.message);
-  // upstream clears a nomination after an error or a failure past Reserve; a plain FitError
-  // leaves it as it is.
-  std::optional<std::string> nominated;
-  if (error || detail.after_reserve) nominated = "";
-  if (detail.nominated_node) nominated = detail.nominated_node;
-  if (nominated && nominated->empty()) nominated_.erase(uid);
-  if (nominated && !nominated->empty()) nominated_[uid] = *nominated;
+  // The core kept its nominator up to date (set, cleared, or left as it was); the status follows.
   write_failure(
       pod,
       error ? std::string(kube::kReasonSchedulerError) : std::string(kube::kReasonUnschedulable),
-      result.message, nominated);
+      result.message, detail.nominated_node);
   if (!latest || !latest->node_name().empty()) {
     queue_->done(uid);  // deleted, or bound by someone else: not retried
-    nominated_.erase(uid);
+    core_.nominated_pods().remove(uid);
   } else if (error) {
     queue_->requeue_after_error(pod);
   } else {

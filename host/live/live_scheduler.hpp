@@ -87,10 +87,6 @@ class LiveScheduler : public scheduler::CycleSink {
   std::unique_ptr<BindingWorkers> binder_;
   std::atomic<bool> writes_given_up_{false};  // after the shutdown grace: no binding is written
   std::vector<std::unique_ptr<kube::Informer>> informers_;
-  // Nominations made by this scheduler's preemptions (upstream's nominator), by pod uid: a pod's
-  // next attempt carries its node before the status update comes back through the informer, so
-  // it waits for its victims instead of preempting again.
-  std::map<std::string, std::string> nominated_;
   mutable std::mutex stats_mutex_;
   ServeStats stats_;
 };

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace schedhost::live {
 namespace {
@@ -83,6 +84,7 @@ void PodQueue::apply_pending() {
       in_flight_.erase(uid);
       known_.erase(uid);
       deleted_.push_back(uid);
+      nominations_.push_back({uid, nullptr});
       continue;
     }
     PodPtr pod;
@@ -96,6 +98,9 @@ void PodQueue::apply_pending() {
     if (known == known_.end()) {
       known_[uid] = pod;
       if (!pod->terminating()) queue_.add(pod);  // pods being deleted are not scheduled
+      if (!pod->terminating() && !pod->nominated_node_name().empty()) {
+        nominations_.push_back({uid, pod});
+      }
       continue;
     }
     const bool updated = pod_updated(known->second->json(), pod->json());
@@ -104,6 +109,13 @@ void PodQueue::apply_pending() {
           "queue: pod {} updated: {}", pod->key(),
           nlohmann::json::diff(compared_part(known->second->json()), compared_part(pod->json()))
               .dump());
+    }
+    if (pod->terminating()) {
+      nominations_.push_back({uid, nullptr});
+    } else if (!pod->nominated_node_name().empty()) {
+      nominations_.push_back({uid, pod});
+    } else if (!known->second->nominated_node_name().empty()) {
+      nominations_.push_back({uid, nullptr});
     }
     known->second = pod;
     if (pod->terminating()) {
@@ -156,6 +168,10 @@ void PodQueue::requeue_after_error(const PodPtr& pod) {
   PodPtr now = latest(pod->uid());
   if (now) queue_.add_unschedulable_if_not_present(it->second, now, true);
   in_flight_.erase(it);
+}
+
+std::vector<PodQueue::NominationChange> PodQueue::take_nomination_changes() {
+  return std::exchange(nominations_, {});
 }
 
 void PodQueue::done(const std::string& uid) {

@@ -61,6 +61,16 @@ class PodQueue {
   // The uids of the pods that left since the last call: deleted, or bound (by anyone). A pod
   // waiting at Permit is rejected then.
   std::vector<std::string> take_deleted();
+  // Nominations the informer brought since the last call (upstream's nominator follows the
+  // queue): a pod that arrived or was updated with status.nominatedNodeName (pod set), or one whose
+  // nomination ended: deleted, being deleted, its nominatedNodeName cleared (pod null). An update
+  // that leaves it empty on both sides changes nothing (the scheduler's own nomination may not
+  // have come back yet).
+  struct NominationChange {
+    std::string uid;
+    PodPtr pod;
+  };
+  std::vector<NominationChange> take_nomination_changes();
   // The latest object the informer holds for uid (nullptr: deleted, or bound meanwhile).
   PodPtr latest(const std::string& uid) const;
   // Pods per queue (active, backoff, unschedulable, gated) and incoming counts, for logs and
@@ -87,6 +97,7 @@ class PodQueue {
   std::map<std::string, PodPtr> known_;             // uid -> latest object (all states)
   std::map<std::string, QueuedPodInfo> in_flight_;  // uid -> as popped
   std::vector<std::string> deleted_;
+  std::vector<NominationChange> nominations_;
   QueueClock::time_point last_backoff_flush_{};
   QueueClock::time_point last_leftover_flush_{};
 };

@@ -2,7 +2,9 @@
 // (scheduling_core.hpp), in queue order, each decision updating the snapshot before the next
 // pod. Time is virtual: nothing happens between two pods, and once the queue is empty the waits
 // at Permit expire, earliest deadline first. Bindings are written into the snapshot, and a
-// preemption's victims leave it at once, before the preemptor is retried.
+// preemption's victims leave it at once, before the preemptor is retried. Nominated pods (a
+// preemptor whose retry failed, a pod that arrives with status.nominatedNodeName) count on their
+// node for the pods after them, as upstream's nominator makes them.
 #include "scheduler/scheduler.hpp"
 
 #include <algorithm>
@@ -108,6 +110,11 @@ class Replay : public CycleSink {
         continue;
       }
       active.push_back({pod, f});
+      // A pod that arrives nominated (status.nominatedNodeName) counts on that node for the pods
+      // of equal or lower priority until it is placed, as in upstream's queue.
+      if (!pod->nominated_node_name().empty()) {
+        core_.nominated_pods().add(pod, pod->nominated_node_name());
+      }
     }
     // One queue for all profiles (upstream requires them to share the QueueSort plugin).
     const Framework* sorter = active.empty() ? nullptr : active.front().framework;

@@ -53,7 +53,7 @@ SchedulingCore::SchedulingCore(const config::SchedulerConfiguration& configurati
       rng_(options.seed) {
   for (const config::Profile& profile : configuration.profiles) {
     frameworks_.push_back(std::make_unique<Framework>(profile, registry));
-    frameworks_.back()->set_environment(&snapshot_, &waiting_, &parallelizer_);
+    frameworks_.back()->set_environment(&snapshot_, &waiting_, &parallelizer_, &nominated_);
   }
 }
 
@@ -68,7 +68,11 @@ void SchedulingCore::fail(const PodPtr& pod, PodResult result, std::string messa
                           FailureDetail detail) {
   result.result = error ? kError : kUnschedulable;
   result.message = std::move(message);
-  if (error) detail.unschedulable_plugins.clear();
+  if (error) {
+    detail.unschedulable_plugins.clear();
+    detail.nominated_node = "";  // upstream clears the nomination after an error
+  }
+  if (detail.nominated_node && detail.nominated_node->empty()) nominated_.remove(pod->uid());
   sink_.decided(pod, std::move(result), detail);
 }
 
@@ -145,7 +149,7 @@ std::optional<std::size_t> SchedulingCore::fits_nominated_node(const Framework& 
   const std::optional<std::size_t> index = snapshot_.index_of(pod.nominated_node_name());
   if (!index) return std::nullopt;
   cycle.state.set_read_only(true);
-  const bool fits = fw.run_filter(cycle, pod, snapshot_.at(*index)).ok();
+  const bool fits = fw.run_filter_with_nominated_pods(cycle, pod, snapshot_.at(*index)).ok();
   cycle.state.set_read_only(false);
   if (!fits) return std::nullopt;
   return index;
@@ -165,6 +169,7 @@ void SchedulingCore::assume_and_reserve(const Framework& fw, const PodPtr& pod, 
                                         PodResult result, std::size_t chosen) {
   const std::string node = snapshot_.at(chosen).name();
   result.node = node;
+  nominated_.remove(pod->uid());  // upstream's assume ends the nomination
   AssumedPod assumed{snapshot_.assume(*pod, node), &fw, std::move(cycle), std::move(result)};
 
   if (Status s = fw.run_reserve(assumed.cycle, *assumed.pod, node); !s.ok()) {
@@ -221,7 +226,7 @@ SchedulingCore::Filtered SchedulingCore::find_feasible(const Framework& fw, Cycl
     batch_failure.resize(batch);
     parallelizer_.until(batch, [&](std::size_t k) {
       const NodeInfo& node = snapshot_.at(nodes[(start + processed + k) % n]);
-      Status s = fw.run_filter(cycle, pod, node);
+      Status s = fw.run_filter_with_nominated_pods(cycle, pod, node);
       if (!s.ok()) batch_failure[k] = std::make_unique<Status>(std::move(s));
     });
     std::size_t k = 0;
@@ -298,6 +303,7 @@ void SchedulingCore::unschedulable(const Framework& fw, CycleContext& cycle, con
     }
   }
   std::string post_filter_message;
+  bool post_filter_cleared = false;
   if (fw.has(ExtensionPoint::PostFilter)) {
     std::vector<std::string> messages(failed.size());
     std::vector<schedhost_node_status_t> statuses(failed.size());
@@ -311,11 +317,12 @@ void SchedulingCore::unschedulable(const Framework& fw, CycleContext& cycle, con
     }
     framework::PostFilterOutcome post =
         fw.run_post_filter(cycle, *pod, statuses, &parallelizer_, [this] { return rng_(); });
+    post_filter_cleared = post.nominated_node && post.nominated_node->empty();
     if (post.status.code == SCHEDHOST_ERROR) {
       return fail(pod, std::move(result), post.status.message(), true);
     }
     // A retry after a preemption does not preempt again: one preemption per pod and attempt.
-    if (post.status.ok() && post.nominated_node && !retrying_) {
+    if (post.status.ok() && post.nominated_node && !post.nominated_node->empty() && !retrying_) {
       result.message =
           fit_error_message(snapshot_.size(), pre_filter_message, failed, post.status.message());
       return preempt(pod, std::move(result), post, rejecting_plugins(failed));
@@ -323,6 +330,8 @@ void SchedulingCore::unschedulable(const Framework& fw, CycleContext& cycle, con
     post_filter_message = post.status.message();
   }
   FailureDetail detail;
+  // PostFilter found no candidate and said so with an empty nomination: the pod's is cleared.
+  if (post_filter_cleared) detail.nominated_node = "";
   detail.unschedulable_plugins = rejecting_plugins(failed);
   fail(pod, std::move(result),
        fit_error_message(snapshot_.size(), pre_filter_message, failed, post_filter_message), false,
@@ -356,6 +365,7 @@ void SchedulingCore::preempt(const PodPtr& pod, PodResult result,
     preemption.victim_uids.push_back(uid);
     preemption.victim_keys.push_back(victim->key());
   }
+  nominated_.add(pod->nominated_to(node), node);
   sink_.preempt(pod, std::move(result), preemption);
 }
 
@@ -385,6 +395,7 @@ void SchedulingCore::fail_assumed(AssumedPod assumed, const Status& why, bool in
   FailureDetail detail;
   detail.after_reserve = true;
   detail.in_binding_cycle = in_binding_cycle;
+  detail.nominated_node = "";  // upstream clears the nomination after a failure past Reserve
   if (why.rejected() && !why.plugin.empty()) detail.unschedulable_plugins.insert(why.plugin);
   sink_.decided(assumed.pod, std::move(assumed.result), detail);
 }

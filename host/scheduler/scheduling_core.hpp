@@ -44,7 +44,9 @@ struct FailureDetail {
   // It failed in its binding cycle (rejected while waiting at Permit, PreBind, Bind): the room
   // it held is free again, which upstream treats as an assigned pod deleted.
   bool in_binding_cycle = false;
-  std::optional<std::string> nominated_node;  // set by a successful preemption
+  // Set by a successful preemption; "" when the nomination ends (an Error, a failure past
+  // Reserve, a PostFilter that cleared it); unset when it stays as it was.
+  std::optional<std::string> nominated_node;
   // The plugins that rejected the pod (upstream's UnschedulablePlugins): PreFilter's, every
   // Filter's that failed a node, or the Reserve or Permit plugin. The live queue waits for an
   // event one of them registered. Empty for an Error.
@@ -127,6 +129,10 @@ class SchedulingCore {
   }
 
   cluster::Snapshot& snapshot() { return snapshot_; }
+  // Upstream's nominator: the core nominates a preemptor and ends a nomination on assume, an
+  // Error, a failure past Reserve or a cleared PostFilter; the driver adds the pods that arrive
+  // nominated and removes the pods that leave.
+  framework::NominatedPods& nominated_pods() { return nominated_; }
   framework::Parallelizer& parallelizer() { return parallelizer_; }
 
  private:
@@ -160,6 +166,7 @@ class SchedulingCore {
   cluster::Snapshot& snapshot_;
   CycleSink& sink_;
   framework::WaitingPods waiting_;
+  framework::NominatedPods nominated_;
   std::map<std::string, AssumedPod> waiting_assumed_;  // by pod uid
   framework::Parallelizer parallelizer_;
   std::vector<std::unique_ptr<framework::Framework>> frameworks_;

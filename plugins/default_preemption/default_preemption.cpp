@@ -225,6 +225,7 @@ class DefaultPreemption {
       k8s::ReasonHistogram histogram;
       for (const NodeVerdict& v : failed)
         histogram.add(v.status.reasons());
+      result.nominated_node_name = "";  // as upstream: no candidate clears the pod's nomination
       return Status::Unschedulable(k8s::no_nodes_available(failed.size(), histogram));
     }
     const NodeVerdict& best = pick_one(candidates);

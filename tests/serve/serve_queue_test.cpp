@@ -1,7 +1,8 @@
 // serve's queue against the real API server (issue 16): a pod that fits nowhere is tried again
 // only on events that may help it (not on an unrelated node change, nor on a label change of a
 // node too small for it), and is bound soon after the event that frees room; a gated pod is
-// scheduled once its gate is removed.
+// scheduled once its gate is removed; a pod a third-party .so rejected is tried again only on the
+// events that plugin registered and its queueing hint lets through.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -98,6 +99,54 @@ TEST(ServeQueue, AGatedPodIsScheduledOnceItsGateIsRemoved) {
   ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/gated"].node == "n1"; },
                          std::chrono::seconds(15)))
       << serve.log();
+}
+
+TEST(ServeQueue, APodAThirdPartyPluginRejectedIsTriedAgainWhenTheLabelItWaitsForAppears) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  ScratchDir dir;
+  // The default profile plus GpuLabelFilter (tests/live_cache/fixtures/event_plugins.cpp): it
+  // registers node adds and label changes, and its hint queues a pod only when the node now has
+  // accelerator=gpu.
+  const std::string config = dir.write("profile.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    filter:
+      enabled: [{name: GpuLabelFilter}]
+)");
+  const std::string events = std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/events";
+  create_node(client, node("n1", "2"));
+  client.create(ns_path("default") + "/pods", pod("trainer", "100m"));
+
+  ServeProcess serve(*plane, config, {"--plugin-dir", events});
+  ASSERT_TRUE(eventually([&] { return failed_attempts(serve, "default/trainer") == 1; }))
+      << serve.log();
+  EXPECT_NE(serve.log().find("0/1 nodes are available: 1 node(s) had no accelerator=gpu label."),
+            std::string::npos)
+      << serve.log();
+
+  // Not registered (an annotation), registered but the hint says Skip (another label value), and
+  // a pod event GpuLabelFilter does not care about: no attempt.
+  client.patch("/api/v1/nodes/n1", {{"metadata", {{"annotations", {{"note", "x"}}}}}},
+               kube::PatchType::Merge);
+  client.patch("/api/v1/nodes/n1", {{"metadata", {{"labels", {{"accelerator", "tpu"}}}}}},
+               kube::PatchType::Merge);
+  json other = pod("other", "100m");
+  other["spec"]["nodeName"] = "n1";
+  client.create(ns_path("default") + "/pods", other);
+  std::this_thread::sleep_for(std::chrono::seconds(4));  // past the backoffs
+  EXPECT_EQ(failed_attempts(serve, "default/trainer"), 1) << serve.log();
+  EXPECT_EQ(live_decisions(client)["default/trainer"].node, "");
+
+  // The label it waits for: tried again at once (its backoff is over) and bound.
+  client.patch("/api/v1/nodes/n1", {{"metadata", {{"labels", {{"accelerator", "gpu"}}}}}},
+               kube::PatchType::Merge);
+  ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/trainer"].node == "n1"; },
+                         std::chrono::seconds(15)))
+      << serve.log();
+  EXPECT_EQ(failed_attempts(serve, "default/trainer"), 1) << serve.log();
 }
 
 }  // namespace schedhost::testing::serve_queue_test
