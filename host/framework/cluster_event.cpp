@@ -1,6 +1,7 @@
 #include "framework/cluster_event.hpp"
 
-#include <algorithm>
+#include <schedhost/detail/library_rules.hpp>
+
 #include <array>
 #include <utility>
 
@@ -27,25 +28,6 @@ constexpr std::array kKnownEvents{
     Known{"AssignedPodDelete", "Pod", SCHEDHOST_ACTION_DELETE},
 };
 
-constexpr std::array<std::string_view, 8> kResources{
-    "Pod",
-    "Node",
-    "PersistentVolume",
-    "PersistentVolumeClaim",
-    "storage.k8s.io/StorageClass",
-    "storage.k8s.io/CSINode",
-    "storage.k8s.io/CSIDriver",
-    "storage.k8s.io/CSIStorageCapacity"};
-
-// Upstream's form for any other kind: <plural>.<version>.<group>, at least two dots, no slash.
-bool is_custom_resource(std::string_view r) {
-  if (r.empty() || r.find('/') != std::string_view::npos || r.front() == '.' ||
-      r.back() == '.' || r.find("..") != std::string_view::npos) {
-    return false;
-  }
-  return std::count(r.begin(), r.end(), '.') >= 2;
-}
-
 }  // namespace
 
 ClusterEvent cluster_event(std::string label) {
@@ -71,23 +53,7 @@ bool registration_matches(const EventRegistration& registration, const ClusterEv
 }
 
 std::string check_registration(const EventRegistration& registration) {
-  const std::string& r = registration.resource;
-  const bool known = r == kAnyResource ||
-                     std::find(kResources.begin(), kResources.end(), r) != kResources.end() ||
-                     is_custom_resource(r);
-  if (!known) {
-    std::string names;
-    for (std::string_view k : kResources)
-      names += std::string(names.empty() ? "" : ", ") + std::string(k);
-    return "registers events for \"" + r + "\", which is not a resource: use one of " + names +
-           ", \"*\", or \"<plural>.<version>.<group>\" for another kind";
-  }
-  if (registration.actions == 0 || (registration.actions & ~SCHEDHOST_ACTION_ALL) != 0) {
-    return "registers events for \"" + r + "\" with action bits " +
-           std::to_string(registration.actions) +
-           ": use SCHEDHOST_ACTION_* bits (1 to " + std::to_string(SCHEDHOST_ACTION_ALL) + ")";
-  }
-  return {};
+  return library_rules::check_event_registration(registration.resource, registration.actions);
 }
 
 }  // namespace schedhost::framework

@@ -10,6 +10,7 @@
 
 #include "cluster/cluster.hpp"
 #include "framework/call.hpp"
+#include "framework/cluster_event.hpp"
 #include "framework/plugin_host.hpp"
 #include "framework/status.hpp"
 #include "validator/audited_state.hpp"
@@ -76,11 +77,13 @@ class PluginChecker {
       return;
     }
     self_ = self;
+    const bool hints = events_to_register();
     for (const auto& scenario : scenarios_) {
       use(*scenario);
       queue_sort();
       for (const auto& pod : *pending_)
         cycle(*pod);
+      if (hints) queueing_hints();
     }
     use(*scenarios_.front());
     report_tallies();
@@ -316,6 +319,127 @@ class PluginChecker {
   static std::string at(const Pod& pod) { return " (pod " + pod.key() + ")"; }
   static std::string at(const Pod& pod, const NodeInfo& node) {
     return " (pod " + pod.key() + ", node " + node.name() + ")";
+  }
+
+  // Upstream's names of action bits, "|"-joined ("Update" for its four node bits, "All").
+  static std::string action_names(schedhost_action_t actions) {
+    if (actions == SCHEDHOST_ACTION_ALL) return "All";
+    static const std::pair<schedhost_action_t, const char*> kNames[] = {
+        {SCHEDHOST_ACTION_ADD, "Add"},
+        {SCHEDHOST_ACTION_DELETE, "Delete"},
+        {SCHEDHOST_ACTION_UPDATE, "Update"},
+        {SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE, "UpdateNodeAllocatable"},
+        {SCHEDHOST_ACTION_UPDATE_NODE_LABEL, "UpdateNodeLabel"},
+        {SCHEDHOST_ACTION_UPDATE_NODE_TAINT, "UpdateNodeTaint"},
+        {SCHEDHOST_ACTION_UPDATE_NODE_CONDITION, "UpdateNodeCondition"},
+        {SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION, "UpdateNodeAnnotation"},
+    };
+    std::string out;
+    for (const auto& [bits, name] : kNames) {
+      if ((actions & bits) != bits) continue;
+      out += (out.empty() ? "" : "|") + std::string(name);
+      actions &= ~bits;
+    }
+    return out;
+  }
+
+  // EnqueueExtensions (ABI 1.3): calls events_to_register as the host does right after create,
+  // checks each registration by the host's rule and reports them. True when the queueing hint is
+  // to be exercised (the plugin has one and its registrations would load).
+  bool events_to_register() {
+    if (v_.events_to_register == nullptr) return false;
+    progress("events_to_register()");
+    Call call;  // no snapshot, as in the host
+    const schedhost_code_t code = v_.events_to_register(self_, call.handle());
+    if (code != SCHEDHOST_SUCCESS) {
+      report("events", false,
+             "events_to_register() failed" +
+                 (call.message().empty() ? " with code " + std::to_string(code)
+                                         : ": " + call.message()) +
+                 ": the host refuses the plugin");
+      return false;
+    }
+    std::string list;
+    for (auto& [resource, actions] : call.take_events()) {
+      const framework::EventRegistration r{resource, actions};
+      if (std::string why = framework::check_registration(r); !why.empty()) {
+        report("events", false, why + ": the host refuses the plugin");
+        return false;
+      }
+      registrations_.push_back(r);
+      list += (list.empty() ? "" : ", ") + resource + " " + action_names(actions);
+    }
+    report("events", true,
+           list.empty() ? "registers none: only the periodic flush retries the pods it rejects"
+                        : "registers " + list);
+    return v_.queueing_hint != nullptr;
+  }
+
+  // The queueing hint on synthetic events of the scenario's nodes and running pods, for each
+  // pending pod as one the plugin rejected; only the events its registrations match, as the host
+  // asks. An answer must be SKIP (0) or QUEUE (1), without a reason (a C++ hint that throws
+  // answers QUEUE with the exception as its reason).
+  void queueing_hints() {
+    static const char* const kNodeEvents[] = {
+        "NodeAdd",         "NodeAllocatableChange", "NodeLabelChange",
+        "NodeTaintChange", "NodeConditionChange",   "NodeAnnotationChange"};
+    static const char* const kPodEvents[] = {"AssignedPodAdd", "AssignedPodUpdate",
+                                             "AssignedPodDelete"};
+    const auto registered = [&](const framework::ClusterEvent& e) {
+      return std::any_of(registrations_.begin(), registrations_.end(),
+                         [&](const auto& r) { return framework::registration_matches(r, e); });
+    };
+    for (const auto& pod : *pending_) {
+      for (const char* label : kNodeEvents) {
+        const framework::ClusterEvent e = framework::cluster_event(label);
+        if (!registered(e)) continue;
+        for (const NodeInfo* node : nodes_) {
+          const NodeInfo before(node->node_ptr());  // the Node as it was: no pods
+          schedhost_cluster_event_t raw = abi_event(e);
+          raw.new_node = handle(*node);
+          if (e.actions != SCHEDHOST_ACTION_ADD) raw.old_node = handle(before);
+          hint(*pod, raw, " (pod " + pod->key() + ", " + label + " of node " + node->name() + ")");
+        }
+      }
+      for (const char* label : kPodEvents) {
+        const framework::ClusterEvent e = framework::cluster_event(label);
+        if (!registered(e)) continue;
+        for (const NodeInfo* node : nodes_) {
+          for (const auto& other : node->pods()) {
+            schedhost_cluster_event_t raw = abi_event(e);
+            if (e.actions != SCHEDHOST_ACTION_ADD) raw.old_pod = handle(*other);
+            if (e.actions != SCHEDHOST_ACTION_DELETE) raw.new_pod = handle(*other);
+            hint(*pod, raw, " (pod " + pod->key() + ", " + label + " of pod " + other->key() + ")");
+          }
+        }
+      }
+    }
+  }
+
+  static schedhost_cluster_event_t abi_event(const framework::ClusterEvent& e) {
+    schedhost_cluster_event_t raw{};
+    raw.struct_size = sizeof raw;
+    raw.resource = str(e.resource);
+    raw.actions = e.actions;
+    raw.label = str(e.label);
+    return raw;
+  }
+
+  void hint(const Pod& pod, const schedhost_cluster_event_t& event, const std::string& where) {
+    static const std::string check = "QueueingHint";
+    progress(check + where);
+    Call c;  // no snapshot, as in the host
+    const schedhost_queueing_hint_t answer =
+        v_.queueing_hint(self_, c.handle(), handle(pod), &event);
+    ++tally(check).calls;
+    if (answer != SCHEDHOST_QUEUE_SKIP && answer != SCHEDHOST_QUEUE) {
+      fail(check, "answered " + std::to_string(answer) +
+                      ", which is neither SKIP (0) nor QUEUE (1): the host counts it as QUEUE" +
+                      where);
+    } else if (!c.message().empty()) {
+      fail(check, std::string(options_.cpp_sdk ? "threw: " : "failed: ") + c.message() +
+                      ": the host counts it as QUEUE" + where);
+    }
   }
 
   void queue_sort() {
@@ -642,7 +766,8 @@ class PluginChecker {
   const std::vector<std::shared_ptr<const Pod>>* pending_ = nullptr;
   std::string suffix_;
   void* self_ = nullptr;
-  std::vector<std::string> order_;  // checks in the order they first ran
+  std::vector<framework::EventRegistration> registrations_;  // events_to_register()
+  std::vector<std::string> order_;                           // checks in the order they first ran
   std::map<std::string, Tally> tallies_;
 };
 

@@ -171,6 +171,50 @@ TEST(PluginValidator, ReportsAQueueSortThatIsNotAntisymmetric) {
                             "antisymmetric (and 35 more of 64 calls)\n"));
 }
 
+// EnqueueExtensions: the registrations are reported, and the queueing hint runs on synthetic
+// events (only those it registered); an answer other than SKIP/QUEUE is a finding.
+TEST(PluginValidator, ReportsAQueueingHintThatAnswersNeitherSkipNorQueue) {
+  const auto r = validate(fixture("plugin_validator_hint_7"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(
+      failures(r),
+      "FAIL OddHint QueueingHint answered 7, which is neither SKIP (0) nor QUEUE (1): the "
+      "host counts it as QUEUE (pod default/plain, NodeAdd of node node-a) (and 63 more of 88 "
+      "calls)\n");
+  EXPECT_THAT(lines(r.out), ::testing::Contains("PASS OddHint events registers Node "
+                                                "Add|UpdateNodeLabel, Pod Delete"));
+}
+
+TEST(PluginValidator, ReportsACrashInTheQueueingHint) {
+  const auto r = validate(fixture("plugin_validator_hint_crash"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(failures(r),
+            "FAIL HintCrasher crash killed by SIGSEGV in HintCrasher.QueueingHint (pod "
+            "default/plain, NodeAdd of node node-b)\n");
+}
+
+TEST(PluginValidator, ReportsARegistrationTheHostRefuses) {
+  const auto r = validate(fixture("plugin_validator_bad_events"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(failures(r),
+            "FAIL BadEvents events registers events for \"Nodes\", which is not a resource: use "
+            "one of Pod, Node, PersistentVolume, PersistentVolumeClaim, "
+            "storage.k8s.io/StorageClass, storage.k8s.io/CSINode, storage.k8s.io/CSIDriver, "
+            "storage.k8s.io/CSIStorageCapacity, \"*\", or \"<plural>.<version>.<group>\" for "
+            "another kind: the host refuses the plugin\n");
+}
+
+// The built-ins register upstream's events and have no hint: reported, nothing to call.
+TEST(PluginValidator, ReportsTheEventsABuiltInRegisters) {
+  const auto r = validate(builtin_plugin_dir() + "/taint_toleration.so");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(lines(r.out), ::testing::Contains("PASS TaintToleration events registers Node "
+                                                "Add|Update"));
+  EXPECT_THAT(
+      lines(r.out),
+      ::testing::Not(::testing::Contains(::testing::HasSubstr("TaintToleration QueueingHint"))));
+}
+
 TEST(PluginValidator, ReportsArgsThePluginRefusesAndHowToGiveOthers) {
   const auto r = validate(builtin_plugin_dir() + "/node_affinity.so",
                           {"--args", "NodeAffinity={\"addedAffinity\": 5}"});

@@ -15,6 +15,8 @@
 #                        flags and with schedhost_add_plugin, naming the symbol
 #        misspelt_hook   a plugin declared with hook::Filter whose method is `filter` fails to
 #                        compile with the SDK's message, in a CMake project on the prefix
+#        hint_without_events  a plugin with IsSchedulableAfter but no EventsToRegister fails to
+#                        compile with the SDK's message; with EventsToRegister added it builds
 #        pc_and_guide    every row of docs/plugin-guide.md's pkg-config table is what the
 #                        installed .pc says; it requires nlohmann_json
 #        example_out_of_tree  plugins/examples/load_aware built on its own against the prefix
@@ -218,6 +220,37 @@ CPP
       "$tmp/build.log" || { cat "$tmp/build.log"; fail "no SDK message for the misspelt hook"; }
     # The same class, spelt right, builds.
     sed -i 's/Status filter(/Status Filter(/' "$tmp/project/misspelt.cpp"
+    cmake --build "$tmp/project/build" >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "fixed build"; }
+    ;;
+  hint_without_events)
+    install_sdk
+    mkdir -p "$tmp/project"
+    cat >"$tmp/project/hint_only.cpp" <<'CPP'
+#include <schedhost/plugin.hpp>
+class HintOnly {
+ public:
+  schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&, const schedhost::Pod&,
+                           const schedhost::NodeInfo&) const {
+    return {};
+  }
+  // EVENTS
+  schedhost::QueueingHint IsSchedulableAfter(const schedhost::Pod&,
+                                             const schedhost::ClusterEvent&) const {
+    return schedhost::QueueingHint::kQueue;
+  }
+};
+SCHEDHOST_LIBRARY("hint-only", "1.0.0",
+                  schedhost::plugin<HintOnly, schedhost::hook::Filter,
+                                    schedhost::hook::EnqueueExtensions>("HintOnly", "no events"))
+CPP
+    if build_one_plugin "$tmp/project" CXX hint_only.cpp; then
+      fail "a plugin with IsSchedulableAfter but without EventsToRegister compiled"
+    fi
+    grep -qF "IsSchedulableAfter is the queueing hint of EventsToRegister's events: add void EventsToRegister(EventRegistry&)" \
+      "$tmp/build.log" || { cat "$tmp/build.log"; fail "no SDK message for a hint without events"; }
+    # With its events, the same class builds.
+    sed -i 's|// EVENTS|void EventsToRegister(schedhost::EventRegistry\& e) const { e.add(schedhost::resource::kNode, schedhost::action::kAdd); }|' \
+      "$tmp/project/hint_only.cpp"
     cmake --build "$tmp/project/build" >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "fixed build"; }
     ;;
   pc_and_guide)

@@ -176,7 +176,7 @@ TEST(FakeHostChecks, TheTableIsCompleteForThisAbi) {
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_EQ(api->abi_major, SCHEDHOST_ABI_MAJOR);
   EXPECT_EQ(api->abi_minor, SCHEDHOST_ABI_MINOR);
-  // Every function of ABI 1.0 but the preemption ones (NULL in the fake host), and 1.1's and 1.2's.
+  // Every function of ABI 1.0 but the preemption ones (NULL in the fake host), and 1.1's to 1.3's.
   EXPECT_NE(api->log, nullptr);
   EXPECT_NE(api->node_json, nullptr);
   EXPECT_NE(api->waiting_pod_reject, nullptr);
@@ -186,6 +186,7 @@ TEST(FakeHostChecks, TheTableIsCompleteForThisAbi) {
   EXPECT_NE(api->snapshot_id, nullptr);
   EXPECT_NE(api->snapshot_revision, nullptr);
   EXPECT_NE(api->snapshot_change_at, nullptr);
+  EXPECT_NE(api->register_event, nullptr);
 }
 
 }  // namespace

@@ -16,10 +16,13 @@
 //
 // A HookResult carries the code, the reasons (add_reason), and per hook the score, the PreFilter
 // node names, the PostFilter nomination or the Permit timeout. Logs go to host.logs(); what
-// plugins do to pods waiting at Permit goes to host.waiting_pod_decisions(). Declare the
+// plugins do to pods waiting at Permit goes to host.waiting_pod_decisions(). The events a plugin
+// registers (ABI 1.3) are plugin.events(); its queueing hint is
+// plugin.queueing_hint(pod, FakeClusterEvent::node_add("node-a")). Declare the
 // FakeHost before its FakePlugins: a plugin instance must be destroyed before the host.
 #pragma once
 
+#include <schedhost/testing/fake_cluster_event.hpp>
 #include <schedhost/testing/fake_cycle_state.hpp>
 #include <schedhost/testing/fake_host.hpp>
 #include <schedhost/testing/fake_objects.hpp>

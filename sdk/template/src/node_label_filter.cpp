@@ -5,6 +5,8 @@
 //   reason "node(s) didn't have label <requiredLabel>" (no preemption can add a label).
 // Score: the integer value of the node's label args.scoreLabel, clamped to 0..100; 0 when the
 //   node has no such label or its value is not an integer. Without scoreLabel every node scores 0.
+// Events (ABI 1.3): a pod Filter rejected can only fit after a node is added or relabelled, and
+//   only on a node that has the label: `schedhost serve` retries it then, not on every change.
 //
 // Args (pluginConfig[].args):
 //   requiredLabel  string, required, non-empty
@@ -62,6 +64,24 @@ class NodeLabelFilter {
     return {};
   }
 
+  // EnqueueExtensions: the events that may make a pod Filter rejected fit. A missing label is
+  // only fixed by a new node or a change of a node's labels. Called once, after construction.
+  void EventsToRegister(schedhost::EventRegistry& events) const {
+    events.add(schedhost::resource::kNode,
+               schedhost::action::kAdd | schedhost::action::kUpdateNodeLabel);
+  }
+
+  // The queueing hint for those events: try the pod again only when the node has the label now.
+  // Runs between scheduling cycles on the scheduling thread, with no snapshot: keep it pure and
+  // fast. (A hint that throws answers Queue.)
+  schedhost::QueueingHint IsSchedulableAfter(const schedhost::Pod&,
+                                             const schedhost::ClusterEvent& event) const {
+    if (event.new_node && event.new_node->label(required_label_)) {
+      return schedhost::QueueingHint::kQueue;
+    }
+    return schedhost::QueueingHint::kSkip;
+  }
+
   schedhost::Status Score(schedhost::Context&, const schedhost::CycleState&, const schedhost::Pod&,
                           const schedhost::NodeInfo& node, std::int64_t& score) const {
     score = 0;
@@ -83,7 +103,8 @@ class NodeLabelFilter {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY(
-    "node-label-filter", "0.1.0",
-    schedhost::plugin<NodeLabelFilter, schedhost::hook::Filter, schedhost::hook::Score>(
-        "NodeLabelFilter", "Keeps pods on nodes with a required label; prefers a numeric label"))
+SCHEDHOST_LIBRARY("node-label-filter", "0.1.0",
+                  schedhost::plugin<NodeLabelFilter, schedhost::hook::Filter,
+                                    schedhost::hook::Score, schedhost::hook::EnqueueExtensions>(
+                      "NodeLabelFilter",
+                      "Keeps pods on nodes with a required label; prefers a numeric label"))

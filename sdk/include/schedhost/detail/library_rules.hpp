@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <set>
 #include <string>
 #include <string_view>
@@ -159,6 +160,52 @@ inline std::string check_plugin_shape(const schedhost_plugin_vtable_t& v, const 
     return plugin +
            " has a queueing hint without events_to_register: the hint answers for the events it "
            "registers";
+  }
+  return {};
+}
+
+// The resources a plugin may register events for (register_event, ABI 1.3): upstream's names
+// (see schedhost_cluster_event_t in abi.h); "*" and "<plural>.<version>.<group>" besides.
+inline constexpr std::string_view kEventResources[] = {"Pod",
+                                                       "Node",
+                                                       "PersistentVolume",
+                                                       "PersistentVolumeClaim",
+                                                       "storage.k8s.io/StorageClass",
+                                                       "storage.k8s.io/CSINode",
+                                                       "storage.k8s.io/CSIDriver",
+                                                       "storage.k8s.io/CSIStorageCapacity"};
+inline constexpr std::string_view kAnyEventResource = "*";
+
+// Upstream's form for any other kind: <plural>.<version>.<group>, at least two dots, no slash,
+// no empty part.
+inline bool is_custom_event_resource(std::string_view r) {
+  if (r.empty() || r.find('/') != std::string_view::npos || r.front() == '.' || r.back() == '.' ||
+      r.find("..") != std::string_view::npos) {
+    return false;
+  }
+  return std::count(r.begin(), r.end(), '.') >= 2;
+}
+
+// One registration of events_to_register: `resource` is one of kEventResources, "*" or a custom
+// resource, and `actions` a non-empty set of SCHEDHOST_ACTION_* bits. "" when it is, else why
+// not, phrased with its fix (the host prefixes `plugin "Name": `).
+inline std::string check_event_registration(std::string_view resource, std::uint32_t actions) {
+  const bool known = resource == kAnyEventResource ||
+                     std::find(std::begin(kEventResources), std::end(kEventResources), resource) !=
+                         std::end(kEventResources) ||
+                     is_custom_event_resource(resource);
+  if (!known) {
+    std::string names;
+    for (std::string_view k : kEventResources)
+      names += std::string(names.empty() ? "" : ", ") + std::string(k);
+    return "registers events for \"" + std::string(resource) +
+           "\", which is not a resource: use one of " + names +
+           ", \"*\", or \"<plural>.<version>.<group>\" for another kind";
+  }
+  if (actions == 0 || (actions & ~SCHEDHOST_ACTION_ALL) != 0) {
+    return "registers events for \"" + std::string(resource) + "\" with action bits " +
+           std::to_string(actions) + ": use SCHEDHOST_ACTION_* bits (1 to " +
+           std::to_string(SCHEDHOST_ACTION_ALL) + ")";
   }
   return {};
 }

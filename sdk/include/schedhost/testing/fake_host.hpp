@@ -97,6 +97,10 @@ struct CallRecord {
   std::vector<std::string> reasons;
   std::optional<std::vector<std::string>> node_names;
   std::optional<std::string> nominated_node;
+  std::vector<std::pair<std::string, schedhost_action_t>> events;  // register_event, in order
+  // false for the calls that have no snapshot in the host (events_to_register, queueing hints):
+  // the snapshot, namespace and waiting-pod functions then answer nothing.
+  bool has_snapshot = true;
   schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
   std::string message() const {
     std::string out;
@@ -149,7 +153,7 @@ class FakeHost {
       throw std::runtime_error(err);
     library_host_.plugin = std::string("library \"") + lib.name + "\"";
     if (lib.init != nullptr) {
-      detail::CallRecord call{this, library_host_.plugin, {}, {}, {}};
+      detail::CallRecord call{this, library_host_.plugin, {}, {}, {}, {}, true};
       const schedhost_code_t code = lib.init(&api_, handle(library_host_), call.handle());
       if (code != SCHEDHOST_SUCCESS) {
         throw std::runtime_error(
@@ -361,6 +365,10 @@ struct HostApi {
   }
   static void set_nominated_node(schedhost_call_t* c, schedhost_str_t name) {
     if (c != nullptr) call(c)->nominated_node = std::string(view(name));
+  }
+  static void register_event(schedhost_call_t* c, schedhost_str_t resource,
+                             schedhost_action_t actions) {
+    if (c != nullptr) call(c)->events.emplace_back(std::string(view(resource)), actions);
   }
 
   // -- pods --
@@ -593,17 +601,25 @@ struct HostApi {
   }
 
   // -- the snapshot and namespaces of the call --
+  // The host behind a call that has a snapshot; nullptr for events_to_register and queueing
+  // hints, which have none in the host either (every snapshot function then answers "nothing").
+  static FakeHost* snapshot_host(const schedhost_call_t* c) {
+    return c == nullptr || !call(c)->has_snapshot ? nullptr : call(c)->host;
+  }
   static size_t snapshot_node_count(const schedhost_call_t* c) {
-    return c == nullptr ? 0 : call(c)->host->nodes_.size();
+    const FakeHost* h = snapshot_host(c);
+    return h == nullptr ? 0 : h->nodes_.size();
   }
   static const schedhost_node_t* snapshot_node_at(const schedhost_call_t* c, size_t i) {
-    if (c == nullptr || i >= call(c)->host->nodes_.size()) return nullptr;
-    return reinterpret_cast<const schedhost_node_t*>(call(c)->host->nodes_[i].get());
+    const FakeHost* h = snapshot_host(c);
+    if (h == nullptr || i >= h->nodes_.size()) return nullptr;
+    return reinterpret_cast<const schedhost_node_t*>(h->nodes_[i].get());
   }
   static const schedhost_node_t* snapshot_node_get(const schedhost_call_t* c,
                                                    schedhost_str_t name) {
-    if (c == nullptr) return nullptr;
-    for (const auto& n : call(c)->host->nodes_) {
+    const FakeHost* h = snapshot_host(c);
+    if (h == nullptr) return nullptr;
+    for (const auto& n : h->nodes_) {
       if (n->node.name() == view(name)) return reinterpret_cast<const schedhost_node_t*>(n.get());
     }
     return nullptr;
@@ -612,8 +628,9 @@ struct HostApi {
   static std::vector<const NodeRecord*> nodes_with_pods(const schedhost_call_t* c,
                                                         schedhost_node_pods_t which) {
     std::vector<const NodeRecord*> out;
-    if (c == nullptr) return out;
-    for (const auto& n : call(c)->host->nodes_) {
+    const FakeHost* host = snapshot_host(c);
+    if (host == nullptr) return out;
+    for (const auto& n : host->nodes_) {
       const auto* h = reinterpret_cast<const schedhost_node_t*>(n.get());
       if (!node_pods(h, which).empty()) out.push_back(n.get());
     }
@@ -630,7 +647,8 @@ struct HostApi {
     return i < nodes.size() ? reinterpret_cast<const schedhost_node_t*>(nodes[i]) : nullptr;
   }
   static std::uint64_t snapshot_id(const schedhost_call_t* c) {
-    return c == nullptr ? 0 : call(c)->host->snapshot_id_;
+    const FakeHost* h = snapshot_host(c);
+    return h == nullptr ? 0 : h->snapshot_id_;
   }
   static std::uint64_t snapshot_revision(const schedhost_call_t*) { return 0; }
   static std::int32_t snapshot_change_at(const schedhost_call_t*, std::uint64_t,
@@ -638,18 +656,21 @@ struct HostApi {
     return 0;
   }
   static const StringMap* namespace_labels(const schedhost_call_t* c, schedhost_str_t ns) {
-    if (c == nullptr) return nullptr;
-    for (const auto& [name, labels] : call(c)->host->namespaces_) {
+    const FakeHost* h = snapshot_host(c);
+    if (h == nullptr) return nullptr;
+    for (const auto& [name, labels] : h->namespaces_) {
       if (name == view(ns)) return &labels;
     }
     return nullptr;
   }
   static size_t namespace_count(const schedhost_call_t* c) {
-    return c == nullptr ? 0 : call(c)->host->namespaces_.size();
+    const FakeHost* h = snapshot_host(c);
+    return h == nullptr ? 0 : h->namespaces_.size();
   }
   static schedhost_str_t namespace_name_at(const schedhost_call_t* c, size_t i) {
-    if (c == nullptr || i >= call(c)->host->namespaces_.size()) return {nullptr, 0};
-    return str(call(c)->host->namespaces_[i].first);
+    const FakeHost* h = snapshot_host(c);
+    if (h == nullptr || i >= h->namespaces_.size()) return {nullptr, 0};
+    return str(h->namespaces_[i].first);
   }
   static bool namespace_label_get(const schedhost_call_t* c, schedhost_str_t ns,
                                   schedhost_str_t key, schedhost_str_t* out) {
@@ -676,15 +697,17 @@ struct HostApi {
 
   // -- pods waiting at Permit: a decision is recorded and the pod leaves the waiting list --
   static size_t waiting_pod_count(const schedhost_call_t* c) {
-    return c == nullptr ? 0 : call(c)->host->waiting_.size();
+    const FakeHost* h = snapshot_host(c);
+    return h == nullptr ? 0 : h->waiting_.size();
   }
   static const schedhost_pod_t* waiting_pod_at(const schedhost_call_t* c, size_t i) {
-    if (c == nullptr || i >= call(c)->host->waiting_.size()) return nullptr;
-    return reinterpret_cast<const schedhost_pod_t*>(call(c)->host->waiting_[i].get());
+    const FakeHost* h = snapshot_host(c);
+    if (h == nullptr || i >= h->waiting_.size()) return nullptr;
+    return reinterpret_cast<const schedhost_pod_t*>(h->waiting_[i].get());
   }
   static bool decide(schedhost_call_t* c, schedhost_str_t uid, bool allowed,
                      schedhost_str_t message) {
-    if (c == nullptr) return false;
+    if (snapshot_host(c) == nullptr) return false;
     FakeHost& h = *call(c)->host;
     for (auto it = h.waiting_.begin(); it != h.waiting_.end(); ++it) {
       if ((*it)->pod.uid() != view(uid)) continue;
@@ -703,8 +726,9 @@ struct HostApi {
     return decide(c, uid, false, msg);
   }
 
-  // Every function of the 1.0 table. Functions appended to abi.h later stay NULL here until
-  // this file implements them, so a plugin that feature-tests them sees "absent".
+  // Every function of the table but the preemption ones (random, parallel_for, dry_run_*,
+  // add_victim, pdb_*). Functions appended to abi.h later stay NULL here until this file
+  // implements them, so a plugin that feature-tests them sees "absent".
   static schedhost_host_api_t table() {
     schedhost_host_api_t t{};
     t.struct_size = sizeof(schedhost_host_api_t);
@@ -766,6 +790,7 @@ struct HostApi {
     t.namespace_label_get = &namespace_label_get;
     t.namespace_label_count = &namespace_label_count;
     t.namespace_label_at = &namespace_label_at;
+    t.register_event = &register_event;
     return t;
   }
 };

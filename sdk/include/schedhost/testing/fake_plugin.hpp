@@ -1,17 +1,21 @@
 // schedhost/testing/fake_plugin.hpp - one plugin instance created by a FakeHost, and its hooks
 // called the way the framework calls them. Each call returns a HookResult: the code, the reasons
 // the plugin added, and what that hook reports besides (score, node names, nomination, timeout).
+// EnqueueExtensions (ABI 1.3): events() and queueing_hint(), on fake_cluster_event.hpp's types.
 #pragma once
 
 #include <schedhost/abi.h>
+#include <schedhost/detail/library_rules.hpp>
 #include <schedhost/detail/typed_args.hpp>
 #include <schedhost/status.hpp>
+#include <schedhost/testing/fake_cluster_event.hpp>
 #include <schedhost/testing/fake_cycle_state.hpp>
 #include <schedhost/testing/fake_host.hpp>
 #include <schedhost/testing/fake_objects.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -113,6 +117,7 @@ class FakePlugin {
                                     : call.message()));
     }
     created_ = true;
+    collect_events();
   }
   FakePlugin(const FakePlugin&) = delete;
   FakePlugin& operator=(const FakePlugin&) = delete;
@@ -122,7 +127,9 @@ class FakePlugin {
         vtable_(o.vtable_),
         handle_(std::move(o.handle_)),
         self_(o.self_),
-        created_(std::exchange(o.created_, false)) {}
+        created_(std::exchange(o.created_, false)),
+        events_(std::move(o.events_)),
+        events_error_(std::move(o.events_error_)) {}
   FakePlugin& operator=(FakePlugin&&) = delete;
   ~FakePlugin() {
     if (created_) vtable_.destroy(self_);
@@ -156,6 +163,46 @@ class FakePlugin {
       if (has) out.emplace_back(point);
     }
     return out;
+  }
+
+  // -- EnqueueExtensions (ABI 1.3) --
+  // The events the plugin registered: events_to_register runs once, right after create, as in
+  // the host. nullopt when the plugin has none (NULL, a plugin built for 1.0-1.2, or a host table
+  // shortened below 1.3 by set_api_struct_size): then every event moves the pods it rejected.
+  // Throws std::runtime_error with the host's message (`plugin "Name": ...`) when
+  // events_to_register failed or registered something that is not an event: the host refuses
+  // such a plugin when it creates it.
+  const std::optional<std::vector<EventRegistration>>& events() const {
+    if (!events_error_.empty()) throw std::runtime_error(events_error_);
+    return events_;
+  }
+  // The plugin's queueing hint for pod (one it rejected) and event. The pod and the event's pods
+  // and nodes are read through the usual accessors; the call has no snapshot, as in the host. A
+  // plugin without a hint answers SCHEDHOST_QUEUE. The fake host does not check that the event
+  // matches a registration: the host asks the hint only for events that do.
+  HintResult queueing_hint(const FakePod& pod, const FakeClusterEvent& event) {
+    HintResult r;
+    if (vtable_.queueing_hint == nullptr) return r;
+    const detail::PodRecord record(pod);
+    std::optional<detail::PodRecord> old_pod, new_pod;
+    std::optional<detail::NodeRecord> old_own, new_own;
+    if (event.old_pod) old_pod.emplace(*event.old_pod);
+    if (event.new_pod) new_pod.emplace(*event.new_pod);
+    schedhost_cluster_event_t e{};
+    e.struct_size = sizeof e;
+    e.resource = detail::str(event.resource);
+    e.actions = event.actions;
+    e.label = detail::str(event.label);
+    e.old_pod = old_pod ? reinterpret_cast<const schedhost_pod_t*>(&*old_pod) : nullptr;
+    e.new_pod = new_pod ? reinterpret_cast<const schedhost_pod_t*>(&*new_pod) : nullptr;
+    e.old_node = event_node(event.old_node, old_own);
+    e.new_node = event_node(event.new_node, new_own);
+    detail::CallRecord call = new_call();
+    call.has_snapshot = false;
+    r.answer = vtable_.queueing_hint(self_, call.handle(),
+                                     reinterpret_cast<const schedhost_pod_t*>(&record), &e);
+    r.reasons = std::move(call.reasons);
+    return r;
   }
 
   // -- the hooks; each throws std::logic_error when the plugin does not implement it --
@@ -362,7 +409,49 @@ class FakePlugin {
       throw std::logic_error("plugin \"" + name_ + "\" does not implement " + point);
     }
   }
-  detail::CallRecord new_call() const { return detail::CallRecord{host_, name_, {}, {}, {}}; }
+  detail::CallRecord new_call() const {
+    return detail::CallRecord{host_, name_, {}, {}, {}, {}, true};
+  }
+
+  // As the host after create: events_to_register once (unless the host table is older than
+  // 1.3), each registration checked by the rule the host applies (library_rules.hpp).
+  void collect_events() {
+    const std::size_t needed =
+        offsetof(schedhost_host_api_t, register_event) + sizeof(host_->api()->register_event);
+    if (vtable_.events_to_register == nullptr || host_->api()->struct_size < needed) return;
+    detail::CallRecord call = new_call();
+    call.has_snapshot = false;
+    const schedhost_code_t code = vtable_.events_to_register(self_, call.handle());
+    const std::string plugin = "plugin \"" + name_ + "\": ";
+    if (code != SCHEDHOST_SUCCESS) {
+      events_error_ =
+          plugin + "events_to_register() failed" +
+          (call.reasons.empty() ? " with code " + std::to_string(code) : ": " + call.message());
+      return;
+    }
+    std::vector<EventRegistration> events;
+    for (auto& [resource, actions] : call.events) {
+      if (std::string why = library_rules::check_event_registration(resource, actions);
+          !why.empty()) {
+        events_error_ = plugin + why;
+        return;
+      }
+      events.push_back({std::move(resource), actions});
+    }
+    events_ = std::move(events);
+  }
+
+  // The handle of an event's node: the host's node by name, or own (filled in here) for a
+  // FakeNode of the event's own.
+  const schedhost_node_t* event_node(const std::optional<FakeEventNode>& node,
+                                     std::optional<detail::NodeRecord>& own) const {
+    if (!node) return nullptr;
+    if (const FakeNode* n = node->own_node()) {
+      own.emplace(*n);
+      return reinterpret_cast<const schedhost_node_t*>(&*own);
+    }
+    return host_->node_handle(node->host_node());
+  }
 
   // Calls body(call, pod handle) and collects what the plugin reported.
   template <class Body>
@@ -384,6 +473,8 @@ class FakePlugin {
   std::unique_ptr<detail::HostHandle> handle_;  // stable: the plugin may keep it
   void* self_ = nullptr;
   bool created_ = false;
+  std::optional<std::vector<EventRegistration>> events_;  // collect_events()
+  std::string events_error_;                              // why the host would refuse them
 };
 
 inline FakePlugin FakeHost::create(std::string_view name, std::string_view args_json) {

@@ -5,6 +5,9 @@
  *   reason "node(s) didn't have label <requiredLabel>" (no preemption can add a label).
  * Score: the integer value of the node's label args.scoreLabel, clamped to 0..100; 0 when the
  *   node has no such label or its value is not an integer. Without scoreLabel every node scores 0.
+ * Events (ABI 1.3): a pod Filter rejected can only fit after a node is added or relabelled, and
+ *   only on a node that has the label: events_to_register and queueing_hint tell `schedhost
+ *   serve` so, and it retries the pod then rather than on every change in the cluster.
  *
  * Args (pluginConfig[].args), read with schedhost/json_args.h (by JSON pointer, no parser of
  * our own): a JSON object of strings
@@ -190,12 +193,52 @@ static schedhost_code_t score(void* self, schedhost_call_t* call,
   return SCHEDHOST_SUCCESS;
 }
 
+/* events_to_register [main-thread], ABI 1.3: the cluster events that may make a pod this plugin
+ * rejected schedulable. Filter rejects a node for a missing label, so only a new node or a
+ * change of a node's labels can help; the live queue of `schedhost serve` then leaves the pods
+ * it rejected alone on every other event (a pod deleted, a taint changed, ...). Called once,
+ * right after create.
+ * register_event was appended in ABI 1.3, but no struct_size check is needed here: only a 1.3
+ * host calls events_to_register (an older one does not know this field of the vtable, and moves
+ * the pods on every event, as for a plugin without it), and a 1.3 host has register_event.
+ * The resource string is ours: the host copies it. */
+static schedhost_code_t events_to_register(void* self, schedhost_call_t* call) {
+  const node_label_filter_t* f = (const node_label_filter_t*)self;
+  const schedhost_str_t node = STR("Node");
+  f->api->register_event(call, node, SCHEDHOST_ACTION_ADD | SCHEDHOST_ACTION_UPDATE_NODE_LABEL);
+  return SCHEDHOST_SUCCESS;
+}
+
+/* queueing_hint [cycle], ABI 1.3: asked for each registered event that happens while a pod this
+ * plugin rejected waits. SCHEDHOST_QUEUE tries the pod again, SCHEDHOST_QUEUE_SKIP leaves it
+ * waiting; any other answer counts as QUEUE (and the host logs it). Here: QUEUE only when the
+ * event's new node has the required label, since a node without it would be rejected again.
+ * It runs between scheduling cycles on the scheduling thread, so it must be pure and fast, and
+ * its call has no snapshot (read the event's objects, not the cluster). The pod, the event and
+ * its nodes are the host's, borrowed until the hint returns. */
+static schedhost_queueing_hint_t queueing_hint(void* self, schedhost_call_t* call,
+                                               const schedhost_pod_t* pod,
+                                               const schedhost_cluster_event_t* event) {
+  const node_label_filter_t* f = (const node_label_filter_t*)self;
+  const schedhost_str_t key = {f->required_label, strlen(f->required_label)};
+  schedhost_str_t value;
+  (void)call;
+  (void)pod;
+  if (event->new_node == NULL) return SCHEDHOST_QUEUE_SKIP; /* only node events are registered */
+  if (f->api->node_map_get(event->new_node, SCHEDHOST_MAP_LABELS, key, &value)) {
+    return SCHEDHOST_QUEUE;
+  }
+  return SCHEDHOST_QUEUE_SKIP;
+}
+
 static const schedhost_plugin_vtable_t vtable = {
     .struct_size = sizeof(schedhost_plugin_vtable_t),
     .create = create,
     .destroy = destroy,
     .filter = filter,
     .score = score,
+    .events_to_register = events_to_register,
+    .queueing_hint = queueing_hint,
 };
 
 static const schedhost_plugin_descriptor_t descriptor = {
@@ -212,7 +255,9 @@ static const schedhost_library_t library = {
     .struct_size = sizeof(schedhost_library_t),
     .abi_major = SCHEDHOST_ABI_MAJOR,
     .abi_minor = SCHEDHOST_ABI_MINOR,
-    .min_host_abi_minor = 0, /* uses nothing added after ABI 1.0 */
+    /* Runs on every 1.x host: a host older than 1.3 just never calls events_to_register and
+     * queueing_hint, the only parts added after ABI 1.0. */
+    .min_host_abi_minor = 0,
     .name = "node-label-filter",
     .version = "0.1.0",
     .build_info = "C99, written against schedhost/abi.h",

@@ -56,6 +56,32 @@ TEST_F(NodeLabelFilterTest, ScoreIsTheClampedNumericLabel) {
                 {"node-a", 0}, {"node-b", 20}, {"node-c", 80}, {"node-d", 0}, {"node-e", 100}}));
 }
 
+// A pod Filter rejected waits in `schedhost serve` until a node is added or relabelled...
+TEST_F(NodeLabelFilterTest, RegistersNodeAddAndLabelChanges) {
+  FakePlugin plugin = host_.create("NodeLabelFilter", kArgs);
+  EXPECT_EQ(plugin.events(),
+            (std::vector<EventRegistration>{
+                {"Node", SCHEDHOST_ACTION_ADD | SCHEDHOST_ACTION_UPDATE_NODE_LABEL}}));
+}
+
+// ...and is tried again only when that node has the required label.
+TEST_F(NodeLabelFilterTest, QueuesOnlyForANodeWithTheLabel) {
+  FakePlugin plugin = host_.create("NodeLabelFilter", kArgs);
+  EXPECT_EQ(plugin.queueing_hint(pod_, FakeClusterEvent::node_add("node-b")).answer,
+            SCHEDHOST_QUEUE);
+  EXPECT_EQ(plugin.queueing_hint(pod_, FakeClusterEvent::node_add("node-a")).answer,
+            SCHEDHOST_QUEUE_SKIP);
+  // node-a as it was, then as it is after someone labelled it.
+  const FakeClusterEvent labelled =
+      FakeClusterEvent::node_update(SCHEDHOST_ACTION_UPDATE_NODE_LABEL, FakeNode("node-a"),
+                                    FakeNode("node-a").label("example.com/pool", "batch"));
+  EXPECT_EQ(plugin.queueing_hint(pod_, labelled).answer, SCHEDHOST_QUEUE);
+  const FakeClusterEvent unlabelled = FakeClusterEvent::node_update(
+      SCHEDHOST_ACTION_UPDATE_NODE_LABEL, FakeNode("node-b").label("example.com/pool", "batch"),
+      FakeNode("node-b"));
+  EXPECT_EQ(plugin.queueing_hint(pod_, unlabelled).answer, SCHEDHOST_QUEUE_SKIP);
+}
+
 TEST_F(NodeLabelFilterTest, RefusesBadArgs) {
   EXPECT_EQ(host_.create_error("NodeLabelFilter", "{}"), "requiredLabel is required");
   EXPECT_EQ(host_.create_error("NodeLabelFilter", R"({"requiredLabel":3})"),
