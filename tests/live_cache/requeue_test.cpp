@@ -27,7 +27,8 @@ class RequeueTest : public ::testing::Test {
  protected:
   RequeueTest() {
     registry_.load_directories({{testing::builtin_plugin_dir(), true},
-                                {std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/events", true}});
+                                {std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/events", true},
+                                {std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/abi_compat", true}});
   }
 
   // A profile whose Filter plugins are `filters`.
@@ -153,6 +154,15 @@ TEST_F(RequeueTest, NoEnqueueExtensionsMeansEveryEventAndNoEventsMeansNone) {
     EXPECT_FALSE(retries({"RegistersNothing"}, e)) << e.label;
   }
   EXPECT_TRUE(retries({"RegistersNothing"}, cluster_event("UnschedulableTimeout")));
+}
+
+TEST_F(RequeueTest, APluginBuiltForAbi10IsWokenByEveryEvent) {
+  // FrozenKind: built against the frozen 1.0 header, so its vtable ends before the 1.3 hooks.
+  auto fw = framework_with({"FrozenKind"});
+  for (const ClusterEvent& e : {node_event("NodeAnnotationChange"), pod_event("AssignedPodAdd"),
+                                pod_event("AssignedPodDelete"), node_event("NodeTaintChange")}) {
+    EXPECT_TRUE(fw->worth_requeuing(pod_, {"FrozenKind"}, e)) << e.label;
+  }
 }
 
 TEST_F(RequeueTest, ARegistrationForNoResourceRefusesThePlugin) {
