@@ -278,7 +278,8 @@ PostFilterOutcome Framework::run_post_filter(CycleContext& cycle, const Pod& pod
 Status Framework::run_filter_with_nominated_pods(const CycleContext& cycle, const Pod& pod,
                                                  const NodeInfo& node) const {
   if (nominated_pods_ == nullptr || nominated_pods_->empty()) return run_filter(cycle, pod, node);
-  const std::vector<NominatedPods::PodPtr> nominated = nominated_pods_->counted_for(pod, node.name());
+  const std::vector<NominatedPods::PodPtr> nominated =
+      nominated_pods_->counted_for(pod, node.name());
   if (nominated.empty()) return run_filter(cycle, pod, node);
   std::optional<CycleContext> with = cycle.clone();
   if (!with) {

@@ -17,9 +17,9 @@ void NominatedPods::remove(const std::string& uid) {
   auto list = by_node_.find(it->second);
   if (list != by_node_.end()) {
     auto& pods = list->second;
-    pods.erase(std::remove_if(pods.begin(), pods.end(),
-                              [&](const PodPtr& p) { return p->uid() == uid; }),
-               pods.end());
+    pods.erase(
+        std::remove_if(pods.begin(), pods.end(), [&](const PodPtr& p) { return p->uid() == uid; }),
+        pods.end());
     if (pods.empty()) by_node_.erase(list);
   }
   node_of_.erase(it);

@@ -107,12 +107,13 @@ bool PluginInstance::queueing_hint(const cluster::Pod& pod, const ClusterEvent& 
   if (answer == SCHEDHOST_QUEUE_SKIP) return false;
   if ((answer != SCHEDHOST_QUEUE || !call.reasons().empty()) && !warned_hint_) {
     warned_hint_ = true;
-    spdlog::warn("plugin \"{}\": queueing hint for {} on {}: {}; the pod is tried again (logged "
-                 "once per plugin)",
-                 definition_.name, pod.key(), event.label,
-                 answer != SCHEDHOST_QUEUE
-                     ? "answered " + std::to_string(answer) + ", which is neither SKIP (0) nor QUEUE (1)"
-                     : "failed: " + call.message());
+    spdlog::warn(
+        "plugin \"{}\": queueing hint for {} on {}: {}; the pod is tried again (logged "
+        "once per plugin)",
+        definition_.name, pod.key(), event.label,
+        answer != SCHEDHOST_QUEUE
+            ? "answered " + std::to_string(answer) + ", which is neither SKIP (0) nor QUEUE (1)"
+            : "failed: " + call.message());
   }
   return true;
 }

@@ -32,7 +32,11 @@ std::string timeout_message(const WaitingPods::Wait& w) {
 
 void WaitingPods::add(std::shared_ptr<const cluster::Pod> pod, std::string node,
                       std::vector<Wait> waits) {
-  entries_.push_back({std::move(pod), std::move(node), std::move(waits), std::nullopt, {},
+  entries_.push_back({std::move(pod),
+                      std::move(node),
+                      std::move(waits),
+                      std::nullopt,
+                      {},
                       std::chrono::steady_clock::now()});
 }
 

@@ -419,7 +419,8 @@ class InterPodAffinity {
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kPod, schedhost::action::kAll);
-    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdateNodeLabel);
+    events.add(schedhost::resource::kNode,
+               schedhost::action::kAdd | schedhost::action::kUpdateNodeLabel);
   }
 
   explicit InterPodAffinity(const nlohmann::json& args) {
@@ -877,10 +878,10 @@ class InterPodAffinity {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY("inter-pod-affinity", "1.0.0",
-                  schedhost::plugin<InterPodAffinity, schedhost::hook::PreFilter,
-                                    schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
-                                    schedhost::hook::PreScore, schedhost::hook::Score,
-                                    schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
-                      "InterPodAffinity",
-                      "Upstream InterPodAffinity: pod (anti-)affinity filter and scoring"))
+SCHEDHOST_LIBRARY(
+    "inter-pod-affinity", "1.0.0",
+    schedhost::plugin<InterPodAffinity, schedhost::hook::PreFilter,
+                      schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
+                      schedhost::hook::PreScore, schedhost::hook::Score,
+                      schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
+        "InterPodAffinity", "Upstream InterPodAffinity: pod (anti-)affinity filter and scoring"))

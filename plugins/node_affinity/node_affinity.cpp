@@ -253,10 +253,11 @@ class NodeAffinity {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY("node-affinity", "1.0.0",
-                  schedhost::plugin<NodeAffinity, schedhost::hook::PreFilter,
-                                    schedhost::hook::Filter, schedhost::hook::PreScore,
-                                    schedhost::hook::Score, schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
-                      "NodeAffinity",
-                      "Keeps pods on nodes matching their nodeSelector and required node "
-                      "affinity; prefers nodes matching their preferred terms"))
+SCHEDHOST_LIBRARY(
+    "node-affinity", "1.0.0",
+    schedhost::plugin<NodeAffinity, schedhost::hook::PreFilter, schedhost::hook::Filter,
+                      schedhost::hook::PreScore, schedhost::hook::Score,
+                      schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
+        "NodeAffinity",
+        "Keeps pods on nodes matching their nodeSelector and required node "
+        "affinity; prefers nodes matching their preferred terms"))

@@ -25,6 +25,7 @@ class NodeName {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY("node-name", "1.0.0",
-                  schedhost::plugin<NodeName, schedhost::hook::Filter, schedhost::hook::EnqueueExtensions>(
-                      "NodeName", "Keeps a pod that names a node on that node"))
+SCHEDHOST_LIBRARY(
+    "node-name", "1.0.0",
+    schedhost::plugin<NodeName, schedhost::hook::Filter, schedhost::hook::EnqueueExtensions>(
+        "NodeName", "Keeps a pod that names a node on that node"))

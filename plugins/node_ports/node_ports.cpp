@@ -84,6 +84,7 @@ class NodePorts {
 }  // namespace
 
 SCHEDHOST_LIBRARY("node-ports", "1.0.0",
-                  schedhost::plugin<NodePorts, schedhost::hook::PreFilter, schedhost::hook::Filter, schedhost::hook::EnqueueExtensions>(
+                  schedhost::plugin<NodePorts, schedhost::hook::PreFilter, schedhost::hook::Filter,
+                                    schedhost::hook::EnqueueExtensions>(
                       "NodePorts",
                       "Keeps pods off nodes where the host ports they ask for are taken"))

@@ -381,11 +381,11 @@ class NodeResourcesFit {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY(
-    "node-resources-fit", "1.0.0",
-    schedhost::plugin<NodeResourcesFit, schedhost::hook::PreFilter, schedhost::hook::Filter,
-                      schedhost::hook::PreScore, schedhost::hook::Score, schedhost::hook::EnqueueExtensions>(
-        "NodeResourcesFit",
-        "Upstream NodeResourcesFit (v1.28): filters nodes without room for the "
-        "pod's requests; scores by LeastAllocated, MostAllocated or "
-        "RequestedToCapacityRatio"))
+SCHEDHOST_LIBRARY("node-resources-fit", "1.0.0",
+                  schedhost::plugin<NodeResourcesFit, schedhost::hook::PreFilter,
+                                    schedhost::hook::Filter, schedhost::hook::PreScore,
+                                    schedhost::hook::Score, schedhost::hook::EnqueueExtensions>(
+                      "NodeResourcesFit",
+                      "Upstream NodeResourcesFit (v1.28): filters nodes without room for the "
+                      "pod's requests; scores by LeastAllocated, MostAllocated or "
+                      "RequestedToCapacityRatio"))

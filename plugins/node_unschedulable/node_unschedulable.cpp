@@ -14,7 +14,8 @@ class NodeUnschedulable {
  public:
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
-    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdateNodeTaint);
+    events.add(schedhost::resource::kNode,
+               schedhost::action::kAdd | schedhost::action::kUpdateNodeTaint);
   }
 
   schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&,
@@ -30,6 +31,7 @@ class NodeUnschedulable {
 }  // namespace
 
 SCHEDHOST_LIBRARY("node-unschedulable", "1.0.0",
-                  schedhost::plugin<NodeUnschedulable, schedhost::hook::Filter, schedhost::hook::EnqueueExtensions>(
+                  schedhost::plugin<NodeUnschedulable, schedhost::hook::Filter,
+                                    schedhost::hook::EnqueueExtensions>(
                       "NodeUnschedulable",
                       "Keeps pods off nodes marked unschedulable unless they tolerate it"))

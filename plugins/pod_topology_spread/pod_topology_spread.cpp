@@ -371,7 +371,8 @@ class PodTopologySpread {
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kPod, schedhost::action::kAll);
-    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kDelete | schedhost::action::kUpdateNodeLabel);
+    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kDelete |
+                                               schedhost::action::kUpdateNodeLabel);
   }
 
   explicit PodTopologySpread(const nlohmann::json& args) {
@@ -921,11 +922,12 @@ class PodTopologySpread {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY("pod-topology-spread", "1.0.0",
-                  schedhost::plugin<PodTopologySpread, schedhost::hook::PreFilter,
-                                    schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
-                                    schedhost::hook::PreScore, schedhost::hook::Score,
-                                    schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
-                      "PodTopologySpread",
-                      "Spreads pods across topology domains (zones, nodes, ...) as their "
-                      "topologySpreadConstraints ask"))
+SCHEDHOST_LIBRARY(
+    "pod-topology-spread", "1.0.0",
+    schedhost::plugin<PodTopologySpread, schedhost::hook::PreFilter,
+                      schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
+                      schedhost::hook::PreScore, schedhost::hook::Score,
+                      schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
+        "PodTopologySpread",
+        "Spreads pods across topology domains (zones, nodes, ...) as their "
+        "topologySpreadConstraints ask"))

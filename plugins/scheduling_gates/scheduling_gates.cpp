@@ -40,5 +40,6 @@ class SchedulingGates {
 }  // namespace
 
 SCHEDHOST_LIBRARY("scheduling-gates", "1.0.0",
-                  schedhost::plugin<SchedulingGates, schedhost::hook::PreEnqueue, schedhost::hook::EnqueueExtensions>(
+                  schedhost::plugin<SchedulingGates, schedhost::hook::PreEnqueue,
+                                    schedhost::hook::EnqueueExtensions>(
                       "SchedulingGates", "Holds pods back while spec.schedulingGates is not empty"))

@@ -93,7 +93,8 @@ class TaintToleration {
 SCHEDHOST_LIBRARY(
     "taint-toleration", "1.0.0",
     schedhost::plugin<TaintToleration, schedhost::hook::Filter, schedhost::hook::PreScore,
-                      schedhost::hook::Score, schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
+                      schedhost::hook::Score, schedhost::hook::NormalizeScore,
+                      schedhost::hook::EnqueueExtensions>(
         "TaintToleration",
         "Keeps pods off nodes with taints they do not tolerate; prefers nodes with "
         "fewer untolerated PreferNoSchedule taints"))

@@ -19,8 +19,8 @@
 
 namespace schedhost::live::requeue_test {
 
-using framework::ClusterEvent;
 using framework::cluster_event;
+using framework::ClusterEvent;
 using nlohmann::json;
 
 class RequeueTest : public ::testing::Test {
@@ -71,10 +71,11 @@ class RequeueTest : public ::testing::Test {
   }
 
   loader::PluginRegistry registry_;
-  const cluster::Pod pod_{json{{"apiVersion", "v1"},
-                               {"kind", "Pod"},
-                               {"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "u1"}}},
-                               {"spec", {{"containers", json::array()}}}}};
+  const cluster::Pod pod_{
+      json{{"apiVersion", "v1"},
+           {"kind", "Pod"},
+           {"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "u1"}}},
+           {"spec", {{"containers", json::array()}}}}};
 };
 
 TEST_F(RequeueTest, TheBuiltInsRegisterUpstreamsEvents) {
@@ -108,7 +109,8 @@ TEST_F(RequeueTest, TheBuiltInsRegisterUpstreamsEvents) {
 TEST_F(RequeueTest, NoRejectingPluginOrTheWildcardRetriesEveryPod) {
   auto fw = framework_with({"NodeUnschedulable"});
   EXPECT_TRUE(fw->worth_requeuing(pod_, {}, node_event("NodeLabelChange")));
-  EXPECT_TRUE(fw->worth_requeuing(pod_, {"NodeUnschedulable"}, cluster_event("UnschedulableTimeout")));
+  EXPECT_TRUE(
+      fw->worth_requeuing(pod_, {"NodeUnschedulable"}, cluster_event("UnschedulableTimeout")));
   // A rejection by something that is not a plugin of the profile: retried, to be safe.
   EXPECT_TRUE(fw->worth_requeuing(pod_, {"PreEnqueue"}, node_event("NodeLabelChange")));
 }
@@ -147,9 +149,8 @@ TEST_F(RequeueTest, AHintThatAnswersGarbageOrThrowsRetriesAndIsLoggedOnce) {
 }
 
 TEST_F(RequeueTest, NoEnqueueExtensionsMeansEveryEventAndNoEventsMeansNone) {
-  for (const ClusterEvent& e :
-       {node_event("NodeAdd"), node_event("NodeAnnotationChange"), pod_event("AssignedPodAdd"),
-        pod_event("AssignedPodDelete")}) {
+  for (const ClusterEvent& e : {node_event("NodeAdd"), node_event("NodeAnnotationChange"),
+                                pod_event("AssignedPodAdd"), pod_event("AssignedPodDelete")}) {
     EXPECT_TRUE(retries({"NoEnqueueExtensions"}, e)) << e.label;
     EXPECT_FALSE(retries({"RegistersNothing"}, e)) << e.label;
   }

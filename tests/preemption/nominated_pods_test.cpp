@@ -26,8 +26,9 @@ std::string node(const std::string& name) {
 std::string pod(const std::string& name, int priority, const std::string& cpu,
                 const std::string& labels, const std::string& extra,
                 const std::string& nominated = "") {
-  return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: default, uid: " +
-         name + "-uid, labels: {" + labels + "}}\nspec: {priority: " + std::to_string(priority) +
+  return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
+         ", namespace: default, uid: " + name + "-uid, labels: {" + labels +
+         "}}\nspec: {priority: " + std::to_string(priority) +
          ", containers: [{name: c, image: i, resources: {requests: {cpu: '" + cpu + "'}}}]" +
          extra + "}\n" +
          (nominated.empty() ? "" : "status: {nominatedNodeName: " + nominated + "}\n") + "---\n";

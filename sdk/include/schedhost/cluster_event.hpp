@@ -80,9 +80,9 @@ class EventRegistry {
 struct ClusterEvent {
   std::string_view resource;
   std::uint32_t actions = 0;
-  std::string_view label;  // upstream's: "NodeAdd", "NodeLabelChange", "AssignedPodDelete", ...
-  std::optional<Pod> old_pod;        // pod update, delete
-  std::optional<Pod> new_pod;        // pod add, update
+  std::string_view label;      // upstream's: "NodeAdd", "NodeLabelChange", "AssignedPodDelete", ...
+  std::optional<Pod> old_pod;  // pod update, delete
+  std::optional<Pod> new_pod;  // pod add, update
   std::optional<NodeInfo> old_node;  // node update: the Node as it was, without its pods
   std::optional<NodeInfo> new_node;  // node add, update: with its pods
 

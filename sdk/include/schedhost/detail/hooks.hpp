@@ -302,11 +302,11 @@ SCHEDHOST_DETAIL_DECLARED_HOOK(Bind, has_Bind<T>::value,
                                "Status Bind(Context&, CycleState&, const Pod&, std::string_view)")
 SCHEDHOST_DETAIL_DECLARED_HOOK(PostBind, has_PostBind<T>::value,
                                "void PostBind(Context&, CycleState&, const Pod&, std::string_view)")
-SCHEDHOST_DETAIL_DECLARED_HOOK_2(EnqueueExtensions, has_EventsToRegister<T>::value,
-                                 (has_EventsToRegister<T>::value ||
-                                  has_IsSchedulableAfter<T>::value),
-                                 "void EventsToRegister(EventRegistry&) (and, optionally, "
-                                 "QueueingHint IsSchedulableAfter(const Pod&, const ClusterEvent&))")
+SCHEDHOST_DETAIL_DECLARED_HOOK_2(
+    EnqueueExtensions, has_EventsToRegister<T>::value,
+    (has_EventsToRegister<T>::value || has_IsSchedulableAfter<T>::value),
+    "void EventsToRegister(EventRegistry&) (and, optionally, "
+    "QueueingHint IsSchedulableAfter(const Pod&, const ClusterEvent&))")
 #undef SCHEDHOST_DETAIL_DECLARED_HOOK
 #undef SCHEDHOST_DETAIL_DECLARED_HOOK_2
 
