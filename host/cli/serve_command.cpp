@@ -9,13 +9,17 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command_inputs.hpp"
 #include "cli/commands.hpp"
+#include "common/go_duration.hpp"
+#include "common/input_error.hpp"
 #include "kube/api_client.hpp"
 #include "live/connection.hpp"
+#include "live/leader_election.hpp"
 #include "live/live_scheduler.hpp"
 
 namespace schedhost::cli {
@@ -27,12 +31,52 @@ struct ServeCommandOptions {
   std::vector<std::string> plugin_dirs;
   loader::PluginTrust trust;
   std::uint64_t seed = 0;
+  // kube-scheduler's --leader-elect* flags: when given, they win over the configuration's
+  // leaderElection block.
+  std::optional<bool> leader_elect;
+  std::optional<std::string> lease_duration;
+  std::optional<std::string> renew_deadline;
+  std::optional<std::string> retry_period;
+  std::optional<std::string> resource_lock;
+  std::optional<std::string> resource_name;
+  std::optional<std::string> resource_namespace;
 };
 
 std::atomic<bool> g_stop{false};
 
 void on_signal(int) {
   g_stop.store(true);
+}
+
+std::chrono::milliseconds flag_duration(const char* flag, const std::string& text) {
+  const auto d = parse_go_duration(text);
+  if (!d) {
+    throw InputError(std::string(flag) + ": \"" + text +
+                     "\" is not a duration: write it as Kubernetes does, e.g. 15s");
+  }
+  return std::chrono::duration_cast<std::chrono::milliseconds>(*d);
+}
+
+// The configuration's leaderElection block, then the flags given on the command line.
+live::LeaderElectionConfig leader_election(const ServeCommandOptions& o,
+                                           const config::SchedulerConfiguration& configuration) {
+  return live::leader_election_config(configuration, [&o](live::LeaderElectionConfig& c) {
+    if (o.leader_elect) c.enabled = *o.leader_elect;
+    if (o.lease_duration) {
+      c.lease_duration = flag_duration("--leader-elect-lease-duration", *o.lease_duration);
+    }
+    if (o.renew_deadline) {
+      c.renew_deadline = flag_duration("--leader-elect-renew-deadline", *o.renew_deadline);
+    }
+    if (o.retry_period) {
+      c.retry_period = flag_duration("--leader-elect-retry-period", *o.retry_period);
+    }
+    if (o.resource_lock) c.resource_lock = *o.resource_lock;
+    if (o.resource_name) c.name = *o.resource_name;
+    if (o.resource_namespace) c.namespace_name = *o.resource_namespace;
+    return o.leader_elect || o.lease_duration || o.renew_deadline || o.retry_period ||
+           o.resource_lock || o.resource_name || o.resource_namespace;
+  });
 }
 
 int serve(const ServeCommandOptions& options) {
@@ -42,15 +86,38 @@ int serve(const ServeCommandOptions& options) {
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
       load_profiles(options.config, registry, std::cerr);
+  const live::LeaderElectionConfig election = leader_election(options, configuration);
 
   kube::ApiClient client(live::resolve_client_config(configuration, options.kubeconfig),
                          "/scheduler");
-  const live::ServerInfo server = live::preflight(client);
+  // With leader election, the Lease's permissions are checked too (and core/v1 events for it).
+  std::optional<live::LeaseLock> lock;
+  if (election.enabled) lock = live::LeaseLock{election.namespace_name, election.name};
+  const live::ServerInfo server = live::preflight(client, lock);
   spdlog::info("serve: connected to {} (Kubernetes {}){}", client.config().server, server.version,
                server.user.empty() ? "" : " as " + server.user);
 
+  std::unique_ptr<live::LeaderElector> elector;
   live::ServeOptions serve_options;
   serve_options.seed = options.seed;
+  if (election.enabled) {
+    elector =
+        std::make_unique<live::LeaderElector>(client.config(), election, live::leader_identity(),
+                                              configuration.profiles.front().scheduler_name);
+    serve_options.wait_for_leadership = [&elector](const std::atomic<bool>& stop) {
+      if (!elector->acquire(stop)) return false;
+      elector->keep_renewing([] {
+        // Another replica may be scheduling already: stop at once, as kube-scheduler does.
+        spdlog::error("serve: leader election lost; exiting");
+        spdlog::shutdown();
+        std::fflush(nullptr);
+        std::_Exit(kExitFailure);
+      });
+      return true;
+    };
+  } else {
+    spdlog::info("serve: leader election is off (leaderElection.leaderElect: false)");
+  }
   live::LiveScheduler scheduler(configuration, registry, client, serve_options);
 
   struct sigaction action {};
@@ -59,6 +126,7 @@ int serve(const ServeCommandOptions& options) {
   sigaction(SIGTERM, &action, nullptr);
   sigaction(SIGINT, &action, nullptr);
   const std::size_t given_up = scheduler.run(g_stop);
+  if (elector) elector->release();  // another replica takes over without waiting for the lease
   const live::ServeStats stats = scheduler.stats();
   spdlog::info("serve: stopped: {} attempts, {} bound, {} unschedulable, {} errors", stats.attempts,
                stats.bound, stats.unschedulable, stats.errors);
@@ -88,6 +156,23 @@ Subcommand add_serve_command(CLI::App& app) {
   add_plugin_trust_flags(sub, options->trust);
   sub->add_option("--seed", options->seed,
                   "Seed of the tie-break among equally scored nodes (as run --seed)");
+  sub->add_option("--leader-elect", options->leader_elect,
+                  "Elect a leader among replicas on a Lease before scheduling (default true, "
+                  "or the configuration's leaderElection.leaderElect)");
+  sub->add_option("--leader-elect-lease-duration", options->lease_duration,
+                  "How long a follower waits, after it last saw the Lease change, before it takes "
+                  "over (default 15s)");
+  sub->add_option("--leader-elect-renew-deadline", options->renew_deadline,
+                  "How long the leader keeps trying to renew before it gives up and exits 1 "
+                  "(default 10s)");
+  sub->add_option("--leader-elect-retry-period", options->retry_period,
+                  "Time between two attempts to acquire or renew (default 2s)");
+  sub->add_option("--leader-elect-resource-lock", options->resource_lock,
+                  "The lock's kind: only \"leases\" (the default)");
+  sub->add_option("--leader-elect-resource-name", options->resource_name,
+                  "The Lease's name (default kube-scheduler)");
+  sub->add_option("--leader-elect-resource-namespace", options->resource_namespace,
+                  "The Lease's namespace (default kube-system)");
   return {sub, [options] { return serve(*options); }};
 }
 

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <stdexcept>
+#include <thread>
 
 #include "kube/pod_condition_patch.hpp"
 
@@ -134,6 +135,23 @@ void LiveScheduler::start_informers() {
 
 std::size_t LiveScheduler::run(const std::atomic<bool>& stop) {
   start_informers();
+  if (options_.wait_for_leadership) {
+    // A follower keeps its cache and queue current (nothing piles up, a takeover is fast) while
+    // the election runs on a thread of its own.
+    spdlog::info("serve: caches synced; waiting to lead");
+    std::atomic<bool> decided{false};
+    bool leading = false;
+    std::thread election([&] {
+      leading = options_.wait_for_leadership(stop);
+      decided.store(true);
+    });
+    while (!decided.load()) {
+      absorb_changes();
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    election.join();
+    if (!leading) return shutdown();
+  }
   spdlog::info("serve: caches synced; scheduling for {}", [&] {
     std::string names;
     for (const auto& p : configuration_.profiles)
@@ -145,7 +163,9 @@ std::size_t LiveScheduler::run(const std::atomic<bool>& stop) {
   return shutdown();
 }
 
-void LiveScheduler::step() {
+// Everything that happened since the last turn: the informers' changes to the queue, the cache
+// and the nominations, the cluster events they make, finished bindings and expired waits.
+void LiveScheduler::absorb_changes() {
   queue_->apply_pending();
   // A pod that leaves the queue's informer while it waits at Permit (deleted, or bound by
   // someone else) is rejected there at once, as upstream's deletePodFromSchedulingQueue does;
@@ -179,7 +199,10 @@ void LiveScheduler::step() {
   }
   finish_bindings();
   core_.expire_due_waits(Clock::now());
+}
 
+void LiveScheduler::step() {
+  absorb_changes();
   PodPtr pod = queue_->pop();
   if (!pod) {
     binder_->wait_for_outcome(std::chrono::milliseconds(10));

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,6 +29,9 @@ struct ServeOptions {
   int binding_threads = 8;
   std::chrono::seconds sync_timeout{60};    // informers must list everything by then
   std::chrono::seconds shutdown_grace{10};  // bindings in progress may finish meanwhile
+  // Leader election: called once the informers have synced (a follower keeps them warm), returns
+  // when this replica leads (true) or stop was set first (false). Empty: schedule at once.
+  std::function<bool(const std::atomic<bool>& stop)> wait_for_leadership;
 };
 
 // What the scheduler did, for logs and tests.
@@ -67,6 +71,7 @@ class LiveScheduler : public scheduler::CycleSink {
   bool responsible_for(const nlohmann::json& pod) const;
   void start_informers();
   void step();  // one turn of the loop
+  void absorb_changes();
   void finish_bindings();
   framework::Status bind(scheduler::AssumedPod& assumed);
   // Whether an unschedulable pod is worth moving on event (captures event by reference).

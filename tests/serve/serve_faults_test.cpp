@@ -20,10 +20,14 @@ const std::string kFixtures = std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/serve"
 
 // Upstream's default profile, plus SlowPreBind (tests/serve/fixtures), which holds the pods
 // labelled schedhost.test/pre-bind-ms in PreBind.
+// Leader election is off here: with it, an API server out of reach for longer than renewDeadline
+// ends the leader (exit 1, as kube-scheduler), which is the leader tests' business, not these.
 std::string faults_profile(const ScratchDir& dir) {
   return dir.write("profile.yaml",
                    "apiVersion: kubescheduler.config.k8s.io/v1\n"
                    "kind: KubeSchedulerConfiguration\n"
+                   "leaderElection:\n"
+                   "  leaderElect: false\n"
                    "profiles:\n"
                    "  - schedulerName: default-scheduler\n"
                    "    plugins:\n"
