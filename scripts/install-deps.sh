@@ -14,6 +14,8 @@ packages=(
   libgtest-dev libgmock-dev               # tests
   libbenchmark-dev                        # make bench
   libcurl4-openssl-dev libssl-dev         # the Kubernetes API client (TLS, base64)
+  libcpp-httplib-dev prometheus-cpp-dev   # serve's secure port: HTTPS, /metrics
+  python3-prometheus-client               # the metrics test parses /metrics with it
   chromium                                # run -o html: the page test renders it headless
   openssl etcd-server                     # the live tests: certificates made at test time, and
                                           # etcd when the project's own is not built (make controlplane)

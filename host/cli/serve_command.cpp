@@ -7,9 +7,11 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,9 @@
 #include "live/connection.hpp"
 #include "live/leader_election.hpp"
 #include "live/live_scheduler.hpp"
+#include "loader/sha256.hpp"
+#include "serving/configz.hpp"
+#include "serving/secure_server.hpp"
 
 namespace schedhost::cli {
 namespace {
@@ -40,12 +45,21 @@ struct ServeCommandOptions {
   std::optional<std::string> resource_lock;
   std::optional<std::string> resource_name;
   std::optional<std::string> resource_namespace;
+  serving::SecureServingOptions secure;
+  std::vector<std::string> always_allow_paths;
 };
 
 std::atomic<bool> g_stop{false};
 
 void on_signal(int) {
   g_stop.store(true);
+}
+
+std::string read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
 }
 
 std::chrono::milliseconds flag_duration(const char* flag, const std::string& text) {
@@ -97,6 +111,7 @@ int serve(const ServeCommandOptions& options) {
   spdlog::info("serve: connected to {} (Kubernetes {}){}", client.config().server, server.version,
                server.user.empty() ? "" : " as " + server.user);
 
+  serving::SchedulerMetrics metrics;
   std::unique_ptr<live::LeaderElector> elector;
   live::ServeOptions serve_options;
   serve_options.seed = options.seed;
@@ -104,8 +119,10 @@ int serve(const ServeCommandOptions& options) {
     elector =
         std::make_unique<live::LeaderElector>(client.config(), election, live::leader_identity(),
                                               configuration.profiles.front().scheduler_name);
-    serve_options.wait_for_leadership = [&elector](const std::atomic<bool>& stop) {
+    serve_options.wait_for_leadership = [&elector, &metrics,
+                                         name = election.name](const std::atomic<bool>& stop) {
       if (!elector->acquire(stop)) return false;
+      metrics.set_leader(name, true);
       elector->keep_renewing([] {
         // Another replica may be scheduling already: stop at once, as kube-scheduler does.
         spdlog::error("serve: leader election lost; exiting");
@@ -118,7 +135,69 @@ int serve(const ServeCommandOptions& options) {
   } else {
     spdlog::info("serve: leader election is off (leaderElection.leaderElect: false)");
   }
+  for (const auto& library : registry.libraries()) {
+    const std::string digest = loader::sha256_hex(read_whole_file(library->info.path));
+    for (const loader::PluginDefinition& plugin : library->info.plugins) {
+      metrics.plugin_loaded(
+          plugin.name, library->info.name, library->info.version,
+          std::to_string(library->info.abi_major) + "." + std::to_string(library->info.abi_minor),
+          digest);
+    }
+  }
+  if (elector) metrics.set_leader(election.name, false);
+  serve_options.metrics = &metrics;
   live::LiveScheduler scheduler(configuration, registry, client, serve_options);
+
+  // The secure port: health, /metrics and /configz, behind the API server's authentication and
+  // authorization.
+  std::unique_ptr<serving::DelegatedAuth> auth;
+  std::unique_ptr<serving::SecureServer> secure;
+  if (options.secure.port != 0) {
+    serving::SecureServingOptions secure_options = options.secure;
+    if (secure_options.cert_file.empty() != secure_options.key_file.empty()) {
+      throw InputError(
+          "--tls-cert-file and --tls-private-key-file go together: give both, or neither for a "
+          "self-signed certificate");
+    }
+    if (!options.always_allow_paths.empty()) {
+      secure_options.always_allow = {options.always_allow_paths.begin(),
+                                     options.always_allow_paths.end()};
+    }
+    serving::TlsIdentity identity =
+        secure_options.cert_file.empty()
+            ? serving::self_signed_identity(secure_options.bind_address)
+            : serving::load_identity(secure_options.cert_file, secure_options.key_file);
+    auth = std::make_unique<serving::DelegatedAuth>(client.config(), secure_options.always_allow);
+    serving::SecureEndpoints endpoints;
+    endpoints.metrics = &metrics;
+    endpoints.configz = serving::configz(configuration, election).dump();
+    live::LiveScheduler* s = &scheduler;
+    live::LeaderElector* e = elector.get();
+    endpoints.checks = [s, e](const std::string& endpoint) {
+      std::vector<serving::HealthCheck> checks;
+      if (e != nullptr) {
+        checks.push_back({"leaderElection", [e]() -> std::optional<std::string> {
+                            if (!e->renewal_overdue(std::chrono::seconds(20))) return std::nullopt;
+                            return "failed election to renew leadership on lease";
+                          }});
+      } else {
+        checks.push_back({"ping", [] { return std::optional<std::string>(); }});
+      }
+      if (endpoint == "readyz") {
+        checks.push_back({"sched-handler-sync", [s]() -> std::optional<std::string> {
+                            if (s->synced()) return std::nullopt;
+                            return "waiting for the informers to list their objects";
+                          }});
+        checks.push_back({"shutdown", [s]() -> std::optional<std::string> {
+                            if (!s->shutting_down()) return std::nullopt;
+                            return "process is shutting down";
+                          }});
+      }
+      return checks;
+    };
+    secure = std::make_unique<serving::SecureServer>(secure_options, std::move(identity), *auth,
+                                                     std::move(endpoints));
+  }
 
   struct sigaction action {};
   action.sa_handler = on_signal;
@@ -156,6 +235,18 @@ Subcommand add_serve_command(CLI::App& app) {
   add_plugin_trust_flags(sub, options->trust);
   sub->add_option("--seed", options->seed,
                   "Seed of the tie-break among equally scored nodes (as run --seed)");
+  sub->add_option("--bind-address", options->secure.bind_address,
+                  "The address the secure port listens on (default 0.0.0.0)");
+  sub->add_option("--secure-port", options->secure.port,
+                  "The HTTPS port of /healthz, /livez, /readyz, /metrics and /configz (default "
+                  "10259; 0 turns it off)");
+  sub->add_option("--tls-cert-file", options->secure.cert_file,
+                  "PEM certificate of the secure port (default: a self-signed one made at start)");
+  sub->add_option("--tls-private-key-file", options->secure.key_file,
+                  "PEM private key of --tls-cert-file");
+  sub->add_option("--authorization-always-allow-paths", options->always_allow_paths,
+                  "Paths served without asking the API server (default /healthz,/readyz,/livez)")
+      ->delimiter(',');
   sub->add_option("--leader-elect", options->leader_elect,
                   "Elect a leader among replicas on a Lease before scheduling (default true, "
                   "or the configuration's leaderElection.leaderElect)");

@@ -129,8 +129,26 @@ std::string LeaderElector::lease_path() const {
 // One attempt, client-go's tryAcquireOrRenew: read the Lease; create it when there is none; take
 // or renew it when it is free, ours, or unchanged for leaseDuration since this candidate last saw
 // it change; the write carries the resourceVersion read, so a concurrent writer makes it fail.
+// A Lease someone wrote with fields of the wrong type is a failed attempt, not a crash.
+bool LeaderElector::renewal_overdue(std::chrono::seconds tolerance) const {
+  if (!leading_.load()) return false;
+  const steady_clock::time_point renewed{steady_clock::duration(renewed_at_.load())};
+  return steady_clock::now() - renewed > config_.lease_duration + tolerance;
+}
+
 bool LeaderElector::try_acquire_or_renew() {
   std::lock_guard lock(mutex_);
+  try {
+    if (!attempt()) return false;
+    renewed_at_.store(steady_clock::now().time_since_epoch().count());
+    return true;
+  } catch (const std::exception& e) {
+    spdlog::warn("leader election: {}: {}", lease_path(), e.what());
+    return false;
+  }
+}
+
+bool LeaderElector::attempt() {
   const auto now = steady_clock::now();
   const std::string stamp = kube::format_micro_time(system_clock::now());
   json spec = {{"holderIdentity", identity_},
@@ -200,6 +218,7 @@ bool LeaderElector::acquire(const std::atomic<bool>& stop) {
   std::uniform_real_distribution<double> jitter(1.0, 1.2);
   while (!stop.load()) {
     if (try_acquire_or_renew()) {
+      leading_.store(true);
       spdlog::info("leader election: {} became leader", identity_);
       record_event(identity_ + " became leader");
       return true;
@@ -230,6 +249,7 @@ void LeaderElector::keep_renewing(std::function<void()> on_lost) {
       if (steady_clock::now() - last_renewal >= config_.renew_deadline) {
         spdlog::error("leader election: {} lost lease {}/{}: not renewed within {} ms", identity_,
                       config_.namespace_name, config_.name, config_.renew_deadline.count());
+        leading_.store(false);
         record_event(identity_ + " stopped leading");
         on_lost();
         return;
@@ -242,6 +262,7 @@ void LeaderElector::release() {
   stop_renewing_.store(true);
   wake_.notify_all();
   if (renewer_.joinable()) renewer_.join();
+  leading_.store(false);
   std::lock_guard lock(mutex_);
   const json spec = observed_lease_.value("spec", json::object());
   if (spec.value("holderIdentity", std::string()) != identity_) return;

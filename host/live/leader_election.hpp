@@ -66,10 +66,15 @@ class LeaderElector {
   void release();
 
   const std::string& identity() const { return identity_; }
+  bool leading() const { return leading_.load(); }
+  // The leaderElection health check (upstream's HealthzAdaptor): this replica leads but has not
+  // renewed for longer than leaseDuration + tolerance. Any thread.
+  bool renewal_overdue(std::chrono::seconds tolerance) const;
   std::string lease_path() const;
 
  private:
   bool try_acquire_or_renew();
+  bool attempt();  // try_acquire_or_renew's body, under mutex_
   void record_event(const std::string& message);
 
   kube::ApiClient client_;
@@ -80,6 +85,8 @@ class LeaderElector {
   nlohmann::json observed_lease_;  // the whole Lease as last read or written
   std::string observed_spec_;      // its spec as JSON text, to notice a change
   std::chrono::steady_clock::time_point observed_time_{};
+  std::atomic<bool> leading_{false};
+  std::atomic<std::chrono::steady_clock::rep> renewed_at_{0};  // steady ticks of the last success
   std::thread renewer_;
   std::atomic<bool> stop_renewing_{false};
   std::mutex wake_mutex_;

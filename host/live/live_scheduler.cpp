@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <thread>
 
@@ -135,6 +136,7 @@ void LiveScheduler::start_informers() {
 
 std::size_t LiveScheduler::run(const std::atomic<bool>& stop) {
   start_informers();
+  synced_.store(true);
   if (options_.wait_for_leadership) {
     // A follower keeps its cache and queue current (nothing piles up, a takeover is fast) while
     // the election runs on a thread of its own.
@@ -160,6 +162,7 @@ std::size_t LiveScheduler::run(const std::atomic<bool>& stop) {
   }());
   while (!stop.load())
     step();
+  shutting_down_.store(true);
   return shutdown();
 }
 
@@ -199,6 +202,11 @@ void LiveScheduler::absorb_changes() {
   }
   finish_bindings();
   core_.expire_due_waits(Clock::now());
+  // The queue's counts for /metrics, once a second (pending() walks every pod).
+  if (options_.metrics != nullptr && Clock::now() - last_metrics_ >= std::chrono::seconds(1)) {
+    options_.metrics->set_queue(queue_->pending(), queue_->queue().incoming());
+    last_metrics_ = Clock::now();
+  }
 }
 
 void LiveScheduler::step() {
@@ -277,6 +285,15 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   const std::string& uid = pod->uid();
   const PodPtr latest = queue_->latest(uid);
   const json& object = latest ? latest->json() : pod->json();
+  if (options_.metrics != nullptr) {
+    options_.metrics->attempt(result.profile, result.result == scheduler::kScheduled ? "scheduled"
+                                              : result.result == scheduler::kError
+                                                  ? "error"
+                                                  : "unschedulable");
+    if (result.result == scheduler::kScheduled) {
+      options_.metrics->scheduled_after(std::max(1, queue_->attempts(uid)));
+    }
+  }
   if (result.result == scheduler::kScheduled) {
     cluster_.binding_finished(uid, Clock::now());
     queue_->done(uid);
@@ -352,6 +369,7 @@ void LiveScheduler::preempt(const PodPtr& pod, PodResult result,
     std::lock_guard lock(stats_mutex_);
     ++stats_.preemptions;
   }
+  if (options_.metrics != nullptr) options_.metrics->preemption(preemption.victim_uids.size());
   const cluster::NodeInfo* node = cluster_.snapshot().find(preemption.node);
   for (const std::string& uid : preemption.victim_uids) {
     if (core_.reject_waiting(uid, "preempted")) continue;

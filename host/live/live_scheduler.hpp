@@ -21,6 +21,7 @@
 #include "live/pod_queue.hpp"
 #include "loader/plugin_registry.hpp"
 #include "scheduler/scheduling_core.hpp"
+#include "serving/scheduler_metrics.hpp"
 
 namespace schedhost::live {
 
@@ -32,6 +33,9 @@ struct ServeOptions {
   // Leader election: called once the informers have synced (a follower keeps them warm), returns
   // when this replica leads (true) or stop was set first (false). Empty: schedule at once.
   std::function<bool(const std::atomic<bool>& stop)> wait_for_leadership;
+  // Where attempts, preemptions and the queue's counts go (the secure port's /metrics); may be
+  // null.
+  serving::SchedulerMetrics* metrics = nullptr;
 };
 
 // What the scheduler did, for logs and tests.
@@ -60,6 +64,9 @@ class LiveScheduler : public scheduler::CycleSink {
   // without destroying this object (std::_Exit) when it is not 0.
   std::size_t run(const std::atomic<bool>& stop);
   ServeStats stats() const;
+  // For the health checks (any thread): every informer has listed its objects; SIGTERM came.
+  bool synced() const { return synced_.load(); }
+  bool shutting_down() const { return shutting_down_.load(); }
 
   void decided(const scheduler::PodPtr& pod, scheduler::PodResult result,
                const scheduler::FailureDetail& detail) override;
@@ -92,6 +99,9 @@ class LiveScheduler : public scheduler::CycleSink {
   std::unique_ptr<BindingWorkers> binder_;
   std::atomic<bool> writes_given_up_{false};  // after the shutdown grace: no binding is written
   std::vector<std::unique_ptr<kube::Informer>> informers_;
+  std::atomic<bool> synced_{false};
+  std::atomic<bool> shutting_down_{false};
+  std::chrono::steady_clock::time_point last_metrics_{};
   mutable std::mutex stats_mutex_;
   ServeStats stats_;
 };

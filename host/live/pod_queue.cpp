@@ -174,6 +174,11 @@ std::vector<PodQueue::NominationChange> PodQueue::take_nomination_changes() {
   return std::exchange(nominations_, {});
 }
 
+int PodQueue::attempts(const std::string& uid) const {
+  auto it = in_flight_.find(uid);
+  return it == in_flight_.end() ? 0 : it->second.attempts;
+}
+
 void PodQueue::done(const std::string& uid) {
   in_flight_.erase(uid);
   queue_.done(uid);

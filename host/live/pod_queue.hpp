@@ -52,6 +52,8 @@ class PodQueue {
   void requeue_after_error(const PodPtr& pod);
   // The attempt ended for good (bound, or deleted meanwhile).
   void done(const std::string& uid);
+  // Attempts made so far for a pod in flight (this one included); 0 when it is not in flight.
+  int attempts(const std::string& uid) const;
   // A cluster event (upstream's label): the unschedulable pods it may help (all when worth is
   // empty) move to activeQ, or backoffQ while they still back off; not except_uid (a pod whose
   // failed binding freed the room).

@@ -173,10 +173,15 @@ class ServeProcess {
   std::string log() const { return read_file(log_); }
 
  private:
+  // The secure port on a free loopback port unless the test chose one (tests run side by side).
   static std::vector<std::string> args(const std::string& kubeconfig, const std::string& config,
                                        std::vector<std::string> extra) {
     std::vector<std::string> a{schedhost_binary(), "serve",   "--config", config,
                                "--kubeconfig",     kubeconfig};
+    if (std::find(extra.begin(), extra.end(), "--secure-port") == extra.end()) {
+      a.insert(a.end(), {"--bind-address", "127.0.0.1", "--secure-port",
+                         std::to_string(free_loopback_port())});
+    }
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }

@@ -1,0 +1,225 @@
+#include "serving/scheduler_metrics.hpp"
+
+#include <dirent.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <prometheus/text_serializer.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace schedhost::serving {
+namespace {
+
+using prometheus::BuildCounter;
+using prometheus::BuildGauge;
+using prometheus::BuildHistogram;
+
+// Upstream's help texts carry the metric's stability level first.
+std::string stable(const std::string& help) {
+  return "[STABLE] " + help;
+}
+std::string alpha(const std::string& help) {
+  return "[ALPHA] " + help;
+}
+
+double process_start_seconds() {
+  // Field 22 of /proc/self/stat: start time in clock ticks after boot; btime of /proc/stat.
+  std::ifstream stat("/proc/self/stat");
+  std::string content((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const auto close = content.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(content.substr(close + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 22 && fields >> field; ++i) {
+    if (i == 22) ticks = std::stod(field);
+  }
+  std::ifstream proc_stat("/proc/stat");
+  double boot = 0;
+  for (std::string line; std::getline(proc_stat, line);) {
+    if (line.rfind("btime ", 0) == 0) boot = std::stod(line.substr(6));
+  }
+  return boot + ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+}  // namespace
+
+SchedulerMetrics::SchedulerMetrics()
+    : registry_(std::make_shared<prometheus::Registry>()),
+      attempts_(BuildCounter()
+                    .Name("scheduler_schedule_attempts_total")
+                    .Help(stable("Number of attempts to schedule pods, by the result. "
+                                 "'unschedulable' means a pod could not be scheduled, while "
+                                 "'error' means an internal scheduler problem."))
+                    .Register(*registry_)),
+      pending_(BuildGauge()
+                   .Name("scheduler_pending_pods")
+                   .Help(stable("Number of pending pods, by the queue type. 'active' means number "
+                                "of pods in activeQ; 'backoff' means number of pods in backoffQ; "
+                                "'unschedulable' means number of pods in unschedulablePods that "
+                                "the scheduler attempted to schedule and failed; 'gated' is the "
+                                "number of unschedulable pods that the scheduler never attempted "
+                                "to schedule because they are gated."))
+                   .Register(*registry_)),
+      incoming_(BuildCounter()
+                    .Name("scheduler_queue_incoming_pods_total")
+                    .Help(stable("Number of pods added to scheduling queues by event and queue "
+                                 "type."))
+                    .Register(*registry_)),
+      preemption_attempts_(BuildCounter()
+                               .Name("scheduler_preemption_attempts_total")
+                               .Help(stable("Total preemption attempts in the cluster till now"))
+                               .Register(*registry_)
+                               .Add({})),
+      preemption_victims_(
+          BuildHistogram()
+              .Name("scheduler_preemption_victims")
+              .Help(stable("Number of selected preemption victims"))
+              .Register(*registry_)
+              .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64})),
+      pod_attempts_(BuildHistogram()
+                        .Name("scheduler_pod_scheduling_attempts")
+                        .Help(stable("Number of attempts to successfully schedule a pod."))
+                        .Register(*registry_)
+                        .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16})),
+      leader_(BuildGauge()
+                  .Name("leader_election_master_status")
+                  .Help(alpha("Gauge of if the reporting system is master of the relevant lease, "
+                              "0 indicates backup, 1 indicates master. 'name' is the string used "
+                              "to identify the lease. Please make sure to group by name."))
+                  .Register(*registry_)),
+      plugins_(BuildGauge()
+                   .Name("schedhost_plugins_loaded")
+                   .Help("Plugins schedhost loaded, one series each (value 1), with their "
+                         "library, its version, the ABI it was built for and the sha256 of its "
+                         "file.")
+                   .Register(*registry_)),
+      cpu_seconds_(BuildCounter()
+                       .Name("process_cpu_seconds_total")
+                       .Help("Total user and system CPU time spent in seconds.")
+                       .Register(*registry_)
+                       .Add({})),
+      resident_bytes_(BuildGauge()
+                          .Name("process_resident_memory_bytes")
+                          .Help("Resident memory size in bytes.")
+                          .Register(*registry_)
+                          .Add({})),
+      virtual_bytes_(BuildGauge()
+                         .Name("process_virtual_memory_bytes")
+                         .Help("Virtual memory size in bytes.")
+                         .Register(*registry_)
+                         .Add({})),
+      open_fds_(BuildGauge()
+                    .Name("process_open_fds")
+                    .Help("Number of open file descriptors.")
+                    .Register(*registry_)
+                    .Add({})),
+      max_fds_(BuildGauge()
+                   .Name("process_max_fds")
+                   .Help("Maximum number of open file descriptors.")
+                   .Register(*registry_)
+                   .Add({})),
+      start_time_(BuildGauge()
+                      .Name("process_start_time_seconds")
+                      .Help("Start time of the process since unix epoch in seconds.")
+                      .Register(*registry_)
+                      .Add({})) {
+  // As upstream: the four queues appear at 0 from the start.
+  for (const char* queue : {"active", "backoff", "unschedulable", "gated"}) {
+    pending_.Add({{"queue", queue}});
+  }
+  start_time_.Set(process_start_seconds());
+}
+
+void SchedulerMetrics::attempt(const std::string& profile, const std::string& result) {
+  std::lock_guard lock(mutex_);
+  attempts_.Add({{"profile", profile}, {"result", result}}).Increment();
+}
+
+void SchedulerMetrics::scheduled_after(int attempts) {
+  std::lock_guard lock(mutex_);
+  pod_attempts_.Observe(attempts);
+}
+
+void SchedulerMetrics::preemption(std::size_t victims) {
+  std::lock_guard lock(mutex_);
+  preemption_attempts_.Increment();
+  preemption_victims_.Observe(static_cast<double>(victims));
+}
+
+void SchedulerMetrics::set_queue(
+    const std::map<std::string, std::size_t>& pending,
+    const std::map<std::pair<std::string, std::string>, std::uint64_t>& incoming) {
+  std::lock_guard lock(mutex_);
+  for (const auto& [queue, count] : pending) {
+    pending_.Add({{"queue", queue}}).Set(static_cast<double>(count));
+  }
+  // The queue counts since it started; a counter only grows by what is new.
+  for (const auto& [key, total] : incoming) {
+    std::uint64_t& seen = incoming_seen_[key];
+    if (total > seen) {
+      incoming_.Add({{"queue", key.first}, {"event", key.second}})
+          .Increment(static_cast<double>(total - seen));
+      seen = total;
+    }
+  }
+}
+
+void SchedulerMetrics::set_leader(const std::string& lease_name, bool leading) {
+  std::lock_guard lock(mutex_);
+  leader_.Add({{"name", lease_name}}).Set(leading ? 1 : 0);
+}
+
+void SchedulerMetrics::plugin_loaded(const std::string& plugin, const std::string& library,
+                                     const std::string& version, const std::string& abi,
+                                     const std::string& sha256) {
+  std::lock_guard lock(mutex_);
+  plugins_
+      .Add({{"plugin", plugin},
+            {"library", library},
+            {"version", version},
+            {"abi", abi},
+            {"sha256", sha256}})
+      .Set(1);
+}
+
+void SchedulerMetrics::update_process_metrics() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) {
+    const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    if (cpu > cpu_seen_) {
+      cpu_seconds_.Increment(cpu - cpu_seen_);
+      cpu_seen_ = cpu;
+    }
+  }
+  std::ifstream statm("/proc/self/statm");
+  double pages_virtual = 0;
+  double pages_resident = 0;
+  if (statm >> pages_virtual >> pages_resident) {
+    const auto page = static_cast<double>(sysconf(_SC_PAGESIZE));
+    virtual_bytes_.Set(pages_virtual * page);
+    resident_bytes_.Set(pages_resident * page);
+  }
+  int fds = 0;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (const dirent* e = readdir(d)) {
+      if (e->d_name[0] != '.') ++fds;
+    }
+    closedir(d);
+    open_fds_.Set(fds - 1);  // not the one opendir used
+  }
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0) max_fds_.Set(static_cast<double>(limit.rlim_cur));
+}
+
+std::string SchedulerMetrics::scrape() {
+  std::lock_guard lock(mutex_);
+  update_process_metrics();
+  return prometheus::TextSerializer().Serialize(registry_->Collect());
+}
+
+}  // namespace schedhost::serving

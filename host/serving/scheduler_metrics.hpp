@@ -1,0 +1,66 @@
+// The metrics `serve` exposes on /metrics, with kube-scheduler's names, types, labels and help
+// texts (its dashboards and alerts work unchanged), kept in a prometheus-cpp registry and
+// written in the Prometheus text format by prometheus-cpp. What only schedhost can tell is under
+// schedhost_: the plugins loaded. process_* are read from /proc at each scrape, as client_golang's
+// process collector does.
+#pragma once
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+namespace schedhost::serving {
+
+class SchedulerMetrics {
+ public:
+  SchedulerMetrics();
+
+  // One scheduling attempt ended: result is "scheduled", "unschedulable" or "error".
+  void attempt(const std::string& profile, const std::string& result);
+  // A scheduled pod, after `attempts` attempts.
+  void scheduled_after(int attempts);
+  // A preemption nominated a node, evicting `victims` pods.
+  void preemption(std::size_t victims);
+  // The queue's counts: pods per queue now, and the cumulative (queue, event) -> pods entered.
+  void set_queue(const std::map<std::string, std::size_t>& pending,
+                 const std::map<std::pair<std::string, std::string>, std::uint64_t>& incoming);
+  void set_leader(const std::string& lease_name, bool leading);
+  void plugin_loaded(const std::string& plugin, const std::string& library,
+                     const std::string& version, const std::string& abi, const std::string& sha256);
+
+  // The text exposition of every family. Thread-safe.
+  std::string scrape();
+
+ private:
+  void update_process_metrics();
+
+  std::mutex mutex_;
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Counter>& attempts_;
+  prometheus::Family<prometheus::Gauge>& pending_;
+  prometheus::Family<prometheus::Counter>& incoming_;
+  prometheus::Counter& preemption_attempts_;
+  prometheus::Histogram& preemption_victims_;
+  prometheus::Histogram& pod_attempts_;
+  prometheus::Family<prometheus::Gauge>& leader_;
+  prometheus::Family<prometheus::Gauge>& plugins_;
+  prometheus::Counter& cpu_seconds_;
+  prometheus::Gauge& resident_bytes_;
+  prometheus::Gauge& virtual_bytes_;
+  prometheus::Gauge& open_fds_;
+  prometheus::Gauge& max_fds_;
+  prometheus::Gauge& start_time_;
+  std::map<std::pair<std::string, std::string>, std::uint64_t> incoming_seen_;
+  double cpu_seen_ = 0;
+};
+
+}  // namespace schedhost::serving
