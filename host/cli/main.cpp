@@ -2,6 +2,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "common/json_log_formatter.hpp"
+#include "common/log_verbosity.hpp"
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -24,6 +27,7 @@ namespace {
 struct GlobalFlags {
   std::string log_level;  // empty: not given
   int verbosity = -1;     // -v / --v; -1: not given
+  std::string logging_format = "text";
 };
 
 void add_global_flags(CLI::App* app, GlobalFlags& flags) {
@@ -43,6 +47,10 @@ void add_global_flags(CLI::App* app, GlobalFlags& flags) {
           },
           ""))
       ->option_text("N")
+      ->group(group);
+  app->add_option("--logging-format", flags.logging_format,
+                  "text (default) or json: one JSON object per line, as kube-scheduler's")
+      ->check(CLI::IsMember({"text", "json"}))
       ->group(group);
 }
 
@@ -67,11 +75,16 @@ spdlog::level::level_enum log_level(const GlobalFlags& flags, bool serve) {
   return serve ? spdlog::level::info : spdlog::level::warn;
 }
 
-void setup_logging(spdlog::level::level_enum level) {
+void setup_logging(spdlog::level::level_enum level, const GlobalFlags& flags) {
   auto logger = spdlog::stderr_color_mt("schedhost");
-  logger->set_pattern("%l: %v");
+  if (flags.logging_format == "json") {
+    logger->set_formatter(std::make_unique<schedhost::JsonLogFormatter>());
+  } else {
+    logger->set_pattern("%l: %v");
+  }
   spdlog::set_default_logger(logger);
   spdlog::set_level(level);
+  schedhost::log_verbosity().store(std::max(flags.verbosity, 0));
 }
 
 }  // namespace
@@ -118,7 +131,7 @@ int main(int argc, char** argv) {
   try {
     for (const Subcommand& command : commands) {
       if (!command.app->parsed()) continue;
-      setup_logging(log_level(global, command.app->get_name() == "serve"));
+      setup_logging(log_level(global, command.app->get_name() == "serve"), global);
       return command.run();
     }
     return kExitBadInput;

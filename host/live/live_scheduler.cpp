@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "common/log_verbosity.hpp"
 #include "kube/pod_condition_patch.hpp"
 
 namespace schedhost::live {
@@ -295,6 +296,11 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
     }
   }
   if (result.result == scheduler::kScheduled) {
+    // kube-scheduler's V(2) line for every pod it binds.
+    if (log_verbosity().load() >= 2) {
+      spdlog::info("serve: bound {} to {} ({} attempt{})", pod->key(), result.node,
+                   std::max(1, queue_->attempts(uid)), queue_->attempts(uid) > 1 ? "s" : "");
+    }
     cluster_.binding_finished(uid, Clock::now());
     queue_->done(uid);
     events_.record(object, "Normal", "Scheduled", "Binding",
