@@ -233,6 +233,7 @@ void LiveScheduler::step() {
       node && latest->nominated_node_name() != *node) {
     latest = latest->nominated_to(*node);
   }
+  if (options_.metrics != nullptr) attempt_started_[latest->uid()] = Clock::now();
   try {
     core_.schedule_one(latest);
   } catch (const std::exception& e) {
@@ -287,10 +288,15 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   const PodPtr latest = queue_->latest(uid);
   const json& object = latest ? latest->json() : pod->json();
   if (options_.metrics != nullptr) {
-    options_.metrics->attempt(result.profile, result.result == scheduler::kScheduled ? "scheduled"
-                                              : result.result == scheduler::kError
-                                                  ? "error"
-                                                  : "unschedulable");
+    double seconds = 0;
+    if (auto it = attempt_started_.find(uid); it != attempt_started_.end()) {
+      seconds = std::chrono::duration<double>(Clock::now() - it->second).count();
+      attempt_started_.erase(it);
+    }
+    const char* outcome = result.result == scheduler::kScheduled ? "scheduled"
+                          : result.result == scheduler::kError   ? "error"
+                                                                 : "unschedulable";
+    options_.metrics->attempt(result.profile, outcome, seconds);
     if (result.result == scheduler::kScheduled) {
       options_.metrics->scheduled_after(std::max(1, queue_->attempts(uid)));
     }

@@ -102,6 +102,8 @@ class LiveScheduler : public scheduler::CycleSink {
   std::atomic<bool> synced_{false};
   std::atomic<bool> shutting_down_{false};
   std::chrono::steady_clock::time_point last_metrics_{};
+  // When each pod's current attempt started (its cycle), for the attempt duration metric.
+  std::map<std::string, std::chrono::steady_clock::time_point> attempt_started_;
   mutable std::mutex stats_mutex_;
   ServeStats stats_;
 };

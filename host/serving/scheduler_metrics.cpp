@@ -55,6 +55,11 @@ SchedulerMetrics::SchedulerMetrics()
                                  "'unschedulable' means a pod could not be scheduled, while "
                                  "'error' means an internal scheduler problem."))
                     .Register(*registry_)),
+      attempt_duration_(BuildHistogram()
+                            .Name("scheduler_scheduling_attempt_duration_seconds")
+                            .Help(stable("Scheduling attempt latency in seconds (scheduling "
+                                         "algorithm + binding)"))
+                            .Register(*registry_)),
       pending_(BuildGauge()
                    .Name("scheduler_pending_pods")
                    .Help(stable("Number of pending pods, by the queue type. 'active' means number "
@@ -134,9 +139,18 @@ SchedulerMetrics::SchedulerMetrics()
   start_time_.Set(process_start_seconds());
 }
 
-void SchedulerMetrics::attempt(const std::string& profile, const std::string& result) {
+void SchedulerMetrics::attempt(const std::string& profile, const std::string& result,
+                               double seconds) {
+  // Upstream's buckets: 1 ms doubling 15 times, to 16.384 s.
+  static const prometheus::Histogram::BucketBoundaries kBuckets = [] {
+    prometheus::Histogram::BucketBoundaries b;
+    for (double v = 0.001; b.size() < 15; v *= 2)
+      b.push_back(v);
+    return b;
+  }();
   std::lock_guard lock(mutex_);
   attempts_.Add({{"profile", profile}, {"result", result}}).Increment();
+  attempt_duration_.Add({{"profile", profile}, {"result", result}}, kBuckets).Observe(seconds);
 }
 
 void SchedulerMetrics::scheduled_after(int attempts) {

@@ -24,8 +24,9 @@ class SchedulerMetrics {
  public:
   SchedulerMetrics();
 
-  // One scheduling attempt ended: result is "scheduled", "unschedulable" or "error".
-  void attempt(const std::string& profile, const std::string& result);
+  // One scheduling attempt ended: result is "scheduled", "unschedulable" or "error"; seconds from
+  // the start of its cycle (to the end of its binding, when scheduled).
+  void attempt(const std::string& profile, const std::string& result, double seconds);
   // A scheduled pod, after `attempts` attempts.
   void scheduled_after(int attempts);
   // A preemption nominated a node, evicting `victims` pods.
@@ -46,6 +47,7 @@ class SchedulerMetrics {
   std::mutex mutex_;
   std::shared_ptr<prometheus::Registry> registry_;
   prometheus::Family<prometheus::Counter>& attempts_;
+  prometheus::Family<prometheus::Histogram>& attempt_duration_;
   prometheus::Family<prometheus::Gauge>& pending_;
   prometheus::Family<prometheus::Counter>& incoming_;
   prometheus::Counter& preemption_attempts_;

@@ -146,6 +146,12 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
   EXPECT_GE(sample(families, "scheduler_schedule_attempts_total",
                    {{"profile", "default-scheduler"}, {"result", "unschedulable"}}),
             1);
+  EXPECT_EQ(sample(families, "scheduler_scheduling_attempt_duration_seconds_count",
+                   {{"profile", "default-scheduler"}, {"result", "scheduled"}}),
+            3);
+  EXPECT_GT(sample(families, "scheduler_scheduling_attempt_duration_seconds_sum",
+                   {{"profile", "default-scheduler"}, {"result", "scheduled"}}),
+            0);
   EXPECT_EQ(sample(families, "scheduler_pending_pods", {{"queue", "active"}}), 0);
   EXPECT_EQ(sample(families, "scheduler_pending_pods", {{"queue", "gated"}}), 0);
   EXPECT_EQ(sample(families, "scheduler_pod_scheduling_attempts_count", json::object()), 3);
