@@ -7,11 +7,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,7 +21,7 @@
 #include "live/connection.hpp"
 #include "live/leader_election.hpp"
 #include "live/live_scheduler.hpp"
-#include "loader/sha256.hpp"
+#include "loader/plugin_file.hpp"
 #include "serving/configz.hpp"
 #include "serving/secure_server.hpp"
 
@@ -53,13 +51,6 @@ std::atomic<bool> g_stop{false};
 
 void on_signal(int) {
   g_stop.store(true);
-}
-
-std::string read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
 }
 
 std::chrono::milliseconds flag_duration(const char* flag, const std::string& text) {
@@ -136,7 +127,9 @@ int serve(const ServeCommandOptions& options) {
     spdlog::info("serve: leader election is off (leaderElection.leaderElect: false)");
   }
   for (const auto& library : registry.libraries()) {
-    const std::string digest = loader::sha256_hex(read_whole_file(library->info.path));
+    // The loader's own hashing of the file (done here only: without --plugin-digests the loader
+    // does not hash).
+    const std::string digest = loader::PluginFile::open(library->info.path).sha256();
     for (const loader::PluginDefinition& plugin : library->info.plugins) {
       metrics.plugin_loaded(
           plugin.name, library->info.name, library->info.version,

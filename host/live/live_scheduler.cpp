@@ -241,6 +241,7 @@ void LiveScheduler::step() {
     // it gets upstream's SchedulerError and comes back after a backoff.
     spdlog::error("serve: scheduling {} failed: {}", latest->key(), e.what());
     write_failure(latest, std::string(kube::kReasonSchedulerError), e.what(), std::nullopt);
+    record_attempt(latest->uid(), latest->scheduler_name(), scheduler::kError, 0);
     queue_->requeue_after_error(latest);
   }
   core_.finish_resolved_waits();
@@ -287,25 +288,13 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   const std::string& uid = pod->uid();
   const PodPtr latest = queue_->latest(uid);
   const json& object = latest ? latest->json() : pod->json();
-  if (options_.metrics != nullptr) {
-    double seconds = 0;
-    if (auto it = attempt_started_.find(uid); it != attempt_started_.end()) {
-      seconds = std::chrono::duration<double>(Clock::now() - it->second).count();
-      attempt_started_.erase(it);
-    }
-    const char* outcome = result.result == scheduler::kScheduled ? "scheduled"
-                          : result.result == scheduler::kError   ? "error"
-                                                                 : "unschedulable";
-    options_.metrics->attempt(result.profile, outcome, seconds);
-    if (result.result == scheduler::kScheduled) {
-      options_.metrics->scheduled_after(std::max(1, queue_->attempts(uid)));
-    }
-  }
+  const int attempts = std::max(1, queue_->attempts(uid));
+  record_attempt(uid, result.profile, result.result, attempts);
   if (result.result == scheduler::kScheduled) {
     // kube-scheduler's V(2) line for every pod it binds.
     if (log_verbosity().load() >= 2) {
-      spdlog::info("serve: bound {} to {} ({} attempt{})", pod->key(), result.node,
-                   std::max(1, queue_->attempts(uid)), queue_->attempts(uid) > 1 ? "s" : "");
+      spdlog::info("serve: bound {} to {} ({} attempt{})", pod->key(), result.node, attempts,
+                   attempts > 1 ? "s" : "");
     }
     cluster_.binding_finished(uid, Clock::now());
     queue_->done(uid);
@@ -354,6 +343,21 @@ SchedulingQueue::Worth LiveScheduler::worth_requeuing(const ClusterEvent& event)
     return profile == nullptr ||
            profile->worth_requeuing(*info.pod, info.unschedulable_plugins, event);
   };
+}
+
+// /metrics: the attempt's result and duration (from its cycle's start), and for a bound pod
+// how many attempts it took.
+void LiveScheduler::record_attempt(const std::string& uid, const std::string& profile,
+                                   const std::string& result, int attempts) {
+  auto started = attempt_started_.find(uid);
+  if (options_.metrics == nullptr || started == attempt_started_.end()) return;
+  const double seconds = std::chrono::duration<double>(Clock::now() - started->second).count();
+  attempt_started_.erase(started);
+  const char* outcome = result == scheduler::kScheduled ? "scheduled"
+                        : result == scheduler::kError   ? "error"
+                                                        : "unschedulable";
+  options_.metrics->attempt(profile, outcome, seconds);
+  if (result == scheduler::kScheduled) options_.metrics->scheduled_after(attempts);
 }
 
 void LiveScheduler::write_failure(const PodPtr& pod, const std::string& reason,

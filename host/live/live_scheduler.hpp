@@ -83,6 +83,8 @@ class LiveScheduler : public scheduler::CycleSink {
   framework::Status bind(scheduler::AssumedPod& assumed);
   // Whether an unschedulable pod is worth moving on event (captures event by reference).
   SchedulingQueue::Worth worth_requeuing(const ClusterEvent& event) const;
+  void record_attempt(const std::string& uid, const std::string& profile, const std::string& result,
+                      int attempts);
   void write_failure(const scheduler::PodPtr& pod, const std::string& reason,
                      const std::string& message, const std::optional<std::string>& nominated);
   std::size_t shutdown();

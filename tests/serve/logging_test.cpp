@@ -11,26 +11,12 @@ namespace schedhost::testing::logging_test {
 
 const std::string kSource = SCHEDHOST_SOURCE_DIR;
 
-json pod(const std::string& name) {
-  return {{"apiVersion", "v1"},
-          {"kind", "Pod"},
-          {"metadata", {{"name", name}, {"namespace", "default"}}},
-          {"spec",
-           {{"containers", json::array({{{"name", "c"},
-                                         {"image", "registry.k8s.io/pause:3.10"},
-                                         {"resources", {{"requests", {{"cpu", "100m"}}}}}}})}}}};
-}
-
 TEST(ServeLogging, JsonLinesAndOneLinePerBoundPodAtV2) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
-  const json resources = {{"cpu", "2"}, {"memory", "4Gi"}, {"pods", "110"}};
-  create_node(client, {{"apiVersion", "v1"},
-                       {"kind", "Node"},
-                       {"metadata", {{"name", "n1"}}},
-                       {"status", {{"allocatable", resources}, {"capacity", resources}}}});
-  client.create(ns_path("default") + "/pods", pod("a"));
-  client.create(ns_path("default") + "/pods", pod("b"));
+  create_node(client, test_node("n1", "2"));
+  client.create(ns_path("default") + "/pods", test_pod("a", "100m"));
+  client.create(ns_path("default") + "/pods", test_pod("b", "100m"));
   ServeProcess serve(*plane, kSource + "/configs/default-profile.yaml",
                      {"-v", "2", "--logging-format", "json"});
   ASSERT_TRUE(eventually([&] {
@@ -61,12 +47,8 @@ TEST(ServeLogging, JsonLinesAndOneLinePerBoundPodAtV2) {
 TEST(ServeLogging, WithoutV2NoLinePerPod) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
-  const json resources = {{"cpu", "2"}, {"memory", "4Gi"}, {"pods", "110"}};
-  create_node(client, {{"apiVersion", "v1"},
-                       {"kind", "Node"},
-                       {"metadata", {{"name", "n1"}}},
-                       {"status", {{"allocatable", resources}, {"capacity", resources}}}});
-  client.create(ns_path("default") + "/pods", pod("a"));
+  create_node(client, test_node("n1", "2"));
+  client.create(ns_path("default") + "/pods", test_pod("a", "100m"));
   ServeProcess serve(*plane, kSource + "/configs/default-profile.yaml");
   ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/a"].node == "n1"; }))
       << serve.log();

@@ -16,24 +16,6 @@ namespace schedhost::testing::secure_port_test {
 
 const std::string kSource = SCHEDHOST_SOURCE_DIR;
 
-json node(const std::string& name, const std::string& cpu) {
-  const json resources = {{"cpu", cpu}, {"memory", "8Gi"}, {"pods", "110"}};
-  return {{"apiVersion", "v1"},
-          {"kind", "Node"},
-          {"metadata", {{"name", name}, {"labels", {{"kubernetes.io/hostname", name}}}}},
-          {"status", {{"allocatable", resources}, {"capacity", resources}}}};
-}
-
-json pod(const std::string& name, const std::string& cpu) {
-  return {{"apiVersion", "v1"},
-          {"kind", "Pod"},
-          {"metadata", {{"name", name}, {"namespace", "default"}}},
-          {"spec",
-           {{"containers", json::array({{{"name", "c"},
-                                         {"image", "registry.k8s.io/pause:3.10"},
-                                         {"resources", {{"requests", {{"cpu", cpu}}}}}}})}}}};
-}
-
 // A client of the secure port: no certificate check unless ca_pem is given.
 kube::ApiClient port_client(int port, const std::string& token, const std::string& ca_pem = {}) {
   kube::ClientConfig c;
@@ -77,10 +59,10 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
   ScratchDir dir;
-  create_node(client, node("n1", "2"));
+  create_node(client, test_node("n1", "2"));
   for (const char* name : {"a", "b", "c"})
-    client.create(ns_path("default") + "/pods", pod(name, "500m"));
-  client.create(ns_path("default") + "/pods", pod("big", "4"));
+    client.create(ns_path("default") + "/pods", test_pod(name, "500m"));
+  client.create(ns_path("default") + "/pods", test_pod("big", "4"));
   const int port = free_loopback_port();
   ServeProcess serve(*plane, kSource + "/configs/default-profile.yaml",
                      {"--bind-address", "127.0.0.1", "--secure-port", std::to_string(port)});

@@ -55,10 +55,11 @@ TEST(ServeMeasure, DISABLED_Measure500NodesAnd1000Pods) {
   const std::string file = dir.write("basic.json", json{{"kind", "List"}, {"items", items}}.dump());
   // The default profile, with scheduler_perf's client limits (the default 50 qps would be the
   // whole story otherwise: one binding is one request).
-  const std::string config = dir.write(
-      "profile.yaml",
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-      "clientConnection: {qps: 5000, burst: 5000}\nprofiles:\n- schedulerName: default-scheduler\n");
+  const std::string config =
+      dir.write("profile.yaml",
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                "clientConnection: {qps: 5000, burst: 5000}\nprofiles:\n- schedulerName: "
+                "default-scheduler\n");
   apply_cluster(client, file, std::chrono::milliseconds(0));
   const auto want = run_decisions(config, file);
 

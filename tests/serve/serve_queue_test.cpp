@@ -14,25 +14,6 @@ namespace schedhost::testing::serve_queue_test {
 const std::string kSource = SCHEDHOST_SOURCE_DIR;
 const std::string kDefaultProfile = kSource + "/configs/default-profile.yaml";
 
-json node(const std::string& name, const std::string& cpu) {
-  return {{"apiVersion", "v1"},
-          {"kind", "Node"},
-          {"metadata", {{"name", name}, {"labels", {{"kubernetes.io/hostname", name}}}}},
-          {"status",
-           {{"allocatable", {{"cpu", cpu}, {"memory", "4Gi"}, {"pods", "110"}}},
-            {"capacity", {{"cpu", cpu}, {"memory", "4Gi"}, {"pods", "110"}}}}}};
-}
-
-json pod(const std::string& name, const std::string& cpu) {
-  return {{"apiVersion", "v1"},
-          {"kind", "Pod"},
-          {"metadata", {{"name", name}, {"namespace", "default"}}},
-          {"spec",
-           {{"containers", json::array({{{"name", "c"},
-                                         {"image", "registry.k8s.io/pause:3.10"},
-                                         {"resources", {{"requests", {{"cpu", cpu}}}}}}})}}}};
-}
-
 // The attempts serve made for a pod that did not fit: its "is unschedulable" log lines.
 int failed_attempts(const ServeProcess& serve, const std::string& key) {
   const std::string log = serve.log();
@@ -46,12 +27,12 @@ int failed_attempts(const ServeProcess& serve, const std::string& key) {
 TEST(ServeQueue, AStuckPodIsTriedAgainOnlyByEventsThatMayHelpIt) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
-  create_node(client, node("small", "1"));
-  create_node(client, node("mid", "2"));
-  json filler = pod("filler", "1500m");
+  create_node(client, test_node("small", "1"));
+  create_node(client, test_node("mid", "2"));
+  json filler = test_pod("filler", "1500m");
   filler["spec"]["nodeName"] = "mid";  // running there: mid has 500m free
   client.create(ns_path("default") + "/pods", filler);
-  client.create(ns_path("default") + "/pods", pod("big", "2"));
+  client.create(ns_path("default") + "/pods", test_pod("big", "2"));
 
   ServeProcess serve(*plane, kDefaultProfile);
   ASSERT_TRUE(eventually([&] { return failed_attempts(serve, "default/big") == 1; }))
@@ -64,7 +45,7 @@ TEST(ServeQueue, AStuckPodIsTriedAgainOnlyByEventsThatMayHelpIt) {
                kube::PatchType::Merge);
   client.patch("/api/v1/nodes/small", {{"metadata", {{"labels", {{"tier", "gold"}}}}}},
                kube::PatchType::Merge);
-  json other = pod("other", "100m");
+  json other = test_pod("other", "100m");
   other["spec"]["nodeName"] = "small";
   client.create(ns_path("default") + "/pods", other);
   std::this_thread::sleep_for(std::chrono::seconds(4));  // past the backoffs
@@ -84,8 +65,8 @@ TEST(ServeQueue, AStuckPodIsTriedAgainOnlyByEventsThatMayHelpIt) {
 TEST(ServeQueue, AGatedPodIsScheduledOnceItsGateIsRemoved) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
-  create_node(client, node("n1", "2"));
-  json gated = pod("gated", "100m");
+  create_node(client, test_node("n1", "2"));
+  json gated = test_pod("gated", "100m");
   gated["spec"]["schedulingGates"] = json::array({{{"name", "example.com/quota"}}});
   client.create(ns_path("default") + "/pods", gated);
 
@@ -118,8 +99,8 @@ profiles:
       enabled: [{name: GpuLabelFilter}]
 )");
   const std::string events = std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/events";
-  create_node(client, node("n1", "2"));
-  client.create(ns_path("default") + "/pods", pod("trainer", "100m"));
+  create_node(client, test_node("n1", "2"));
+  client.create(ns_path("default") + "/pods", test_pod("trainer", "100m"));
 
   ServeProcess serve(*plane, config, {"--plugin-dir", events});
   ASSERT_TRUE(eventually([&] { return failed_attempts(serve, "default/trainer") == 1; }))
@@ -134,7 +115,7 @@ profiles:
                kube::PatchType::Merge);
   client.patch("/api/v1/nodes/n1", {{"metadata", {{"labels", {{"accelerator", "tpu"}}}}}},
                kube::PatchType::Merge);
-  json other = pod("other", "100m");
+  json other = test_pod("other", "100m");
   other["spec"]["nodeName"] = "n1";
   client.create(ns_path("default") + "/pods", other);
   std::this_thread::sleep_for(std::chrono::seconds(4));  // past the backoffs

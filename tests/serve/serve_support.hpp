@@ -45,6 +45,26 @@ inline void create_node(kube::ApiClient& client, const json& node) {
   }
 }
 
+// A node with `cpu` cores, 4Gi and 110 pods allocatable, labelled with its hostname.
+inline json test_node(const std::string& name, const std::string& cpu) {
+  const json resources = {{"cpu", cpu}, {"memory", "4Gi"}, {"pods", "110"}};
+  return {{"apiVersion", "v1"},
+          {"kind", "Node"},
+          {"metadata", {{"name", name}, {"labels", {{"kubernetes.io/hostname", name}}}}},
+          {"status", {{"allocatable", resources}, {"capacity", resources}}}};
+}
+
+// A pending pod in default: one pause container requesting `cpu`.
+inline json test_pod(const std::string& name, const std::string& cpu) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Pod"},
+          {"metadata", {{"name", name}, {"namespace", "default"}}},
+          {"spec",
+           {{"containers", json::array({{{"name", "c"},
+                                         {"image", "registry.k8s.io/pause:3.10"},
+                                         {"resources", {{"requests", {{"cpu", cpu}}}}}}})}}}};
+}
+
 inline void ensure_namespace(kube::ApiClient& client, const std::string& ns,
                              std::map<std::string, bool>& made) {
   if (ns == "default" || made[ns]) return;
