@@ -34,6 +34,7 @@ struct ServeCommandOptions {
   std::vector<std::string> plugin_dirs;
   loader::PluginTrust trust;
   std::uint64_t seed = 0;
+  unsigned plugin_metrics_sample_percent = 10;
   // kube-scheduler's --leader-elect* flags: when given, they win over the configuration's
   // leaderElection block.
   std::optional<bool> leader_elect;
@@ -106,6 +107,7 @@ int serve(const ServeCommandOptions& options) {
   std::unique_ptr<live::LeaderElector> elector;
   live::ServeOptions serve_options;
   serve_options.seed = options.seed;
+  serve_options.plugin_metrics_sample_percent = options.plugin_metrics_sample_percent;
   if (election.enabled) {
     elector =
         std::make_unique<live::LeaderElector>(client.config(), election, live::leader_identity(),
@@ -228,6 +230,10 @@ Subcommand add_serve_command(CLI::App& app) {
   add_plugin_trust_flags(sub, options->trust);
   sub->add_option("--seed", options->seed,
                   "Seed of the tie-break among equally scored nodes (as run --seed)");
+  sub->add_option("--plugin-metrics-sample-percent", options->plugin_metrics_sample_percent,
+                  "The share of scheduling cycles whose plugin hooks are timed for "
+                  "scheduler_plugin_execution_duration_seconds (default 10, as upstream)")
+      ->check(CLI::Range(0, 100));
   sub->add_option("--bind-address", options->secure.bind_address,
                   "The address the secure port listens on (default 0.0.0.0)");
   sub->add_option("--secure-port", options->secure.port,

@@ -1,7 +1,9 @@
 #include "framework/framework.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
+#include <random>
 #include <utility>
 
 #include "common/input_error.hpp"
@@ -79,13 +81,18 @@ Framework::Framework(const config::Profile& profile, const loader::PluginRegistr
 std::optional<CycleContext> CycleContext::clone() const {
   std::unique_ptr<CycleState> copy = state.clone();
   if (!copy) return std::nullopt;
-  return CycleContext{std::move(*copy), skip_filter, skip_score};
+  return CycleContext{std::move(*copy), skip_filter, skip_score, sample_plugin_metrics};
 }
 
 CycleContext Framework::new_cycle() const {
   CycleContext c;
   c.skip_filter.assign(instances_.size(), false);
   c.skip_score.assign(instances_.size(), false);
+  if (metrics_ != nullptr) {
+    // As upstream's pluginMetricsSamplePercent: timing every hook would cost more than many hooks.
+    thread_local std::minstd_rand random{std::random_device{}()};
+    c.sample_plugin_metrics = random() % 100 < sample_percent_;
+  }
   return c;
 }
 
@@ -97,23 +104,60 @@ void Framework::set_environment(const cluster::Snapshot* snapshot, WaitingPods* 
   nominated_pods_ = nominated_pods;
 }
 
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+schedhost_code_t code_of(const Status& s) {
+  return s.code;
+}
+template <class Outcome>
+schedhost_code_t code_of(const Outcome& o) {
+  return o.status.code;
+}
+
+}  // namespace
+
 template <class Hook>
 schedhost_code_t Framework::invoke(Call& c, const PluginInstance& plugin, const CallSite& site,
-                                   Hook&& hook) const {
+                                   bool sampled, Hook&& hook) const {
   PluginCallCounter::count();
   c.reset(plugin.name());
   const PluginCallScope scope(plugin.definition(), site);
-  return hook(plugin.vtable(), plugin.self(), c.handle());
+  if (!sampled) return hook(plugin.vtable(), plugin.self(), c.handle());
+  const auto start = std::chrono::steady_clock::now();
+  const schedhost_code_t code = hook(plugin.vtable(), plugin.self(), c.handle());
+  const bool known = code >= SCHEDHOST_SUCCESS && code <= SCHEDHOST_SKIP;
+  metrics_->plugin_execution(plugin.name(), metric_label(site.hook), known ? code : SCHEDHOST_ERROR,
+                             seconds_since(start));
+  return code;
 }
 
 template <class Hook>
-Status Framework::call(const PluginInstance& plugin, const CallSite& site, Hook&& hook) const {
+Status Framework::call(const PluginInstance& plugin, const CallSite& site, bool sampled,
+                       Hook&& hook) const {
   Call c(snapshot_, plugin.name(), waiting_pods_);
-  return to_status(c, plugin, invoke(c, plugin, site, std::forward<Hook>(hook)));
+  return to_status(c, plugin, invoke(c, plugin, site, sampled, std::forward<Hook>(hook)));
 }
 
-Status Framework::to_status(Call& c, const PluginInstance& plugin, schedhost_code_t code) {
+template <class Body>
+auto Framework::timed(std::string_view point, Body&& body) const {
+  if (metrics_ == nullptr) return body();
+  const auto start = std::chrono::steady_clock::now();
+  auto result = body();
+  metrics_->extension_point(name_, point, code_of(result), seconds_since(start));
+  return result;
+}
+
+void Framework::fault(const PluginInstance& plugin, PluginFault kind) const {
+  if (metrics_ != nullptr) metrics_->plugin_fault(plugin.name(), kind);
+}
+
+Status Framework::to_status(Call& c, const PluginInstance& plugin, schedhost_code_t code) const {
   if (code < SCHEDHOST_SUCCESS || code > SCHEDHOST_SKIP) {
+    fault(plugin, PluginFault::BadCode);
     return Status::error("plugin " + in_quotes(plugin.name()) + " returned unknown status code " +
                              std::to_string(code),
                          plugin.name());
@@ -127,10 +171,10 @@ Status Framework::to_status(Call& c, const PluginInstance& plugin, schedhost_cod
 
 Status Framework::run_pre_enqueue(const Pod& pod) const {
   for (const Enabled& e : points_[index(ExtensionPoint::PreEnqueue)]) {
-    Status s =
-        call(plugin(e), {"PreEnqueue", &pod}, [&](const auto& v, void* self, schedhost_call_t* c) {
-          return v.pre_enqueue(self, c, handle(pod));
-        });
+    Status s = call(plugin(e), {"PreEnqueue", &pod}, false,
+                    [&](const auto& v, void* self, schedhost_call_t* c) {
+                      return v.pre_enqueue(self, c, handle(pod));
+                    });
     if (!s.ok()) return s;
   }
   return {};
@@ -158,57 +202,62 @@ bool Framework::less(const schedhost_queued_pod_t& a, const schedhost_queued_pod
 }
 
 PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) const {
-  PreFilterOutcome out;
-  std::vector<std::string> narrowing;  // plugins whose node sets were intersected
-  for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
-    const PluginInstance& p = plugin(e);
-    std::optional<std::vector<std::string>> names;
-    Status s = call(p, {"PreFilter", &pod}, [&](const auto& v, void* self, schedhost_call_t* h) {
-      // PreFilter runs on the scheduling thread, outside any parallel loop: it may use the pool.
-      Call::from(h).set_parallelizer(parallelizer_);
-      const schedhost_code_t code = v.pre_filter(self, h, cycle.state.handle(), handle(pod));
-      names = Call::from(h).node_names();
-      return code;
-    });
-    if (s.skipped()) {
-      cycle.skip_filter[e.instance] = true;
-      continue;
-    }
-    if (s.rejected()) {
-      out.status = std::move(s);
-      return out;
-    }
-    if (!s.ok()) {
-      out.status = wrapped(s, "running PreFilter plugin " + in_quotes(p.name()));
-      return out;
-    }
-    if (!names) continue;
-    narrowing.push_back(p.name());
-    std::sort(names->begin(), names->end());
-    names->erase(std::unique(names->begin(), names->end()), names->end());
-    if (!out.node_names) {
-      out.node_names = std::move(names);
-    } else {
-      std::vector<std::string> both;
-      std::set_intersection(out.node_names->begin(), out.node_names->end(), names->begin(),
-                            names->end(), std::back_inserter(both));
-      out.node_names = std::move(both);
-    }
-    if (out.node_names->empty()) {
-      std::string message;
-      if (narrowing.size() == 1) {
-        message = "node(s) didn't satisfy plugin " + narrowing.front();
-      } else {
-        std::string list;
-        for (const std::string& n : narrowing)
-          list += (list.empty() ? "" : " ") + n;
-        message = "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously";
+  return timed("PreFilter", [&]() -> PreFilterOutcome {
+    PreFilterOutcome out;
+    std::vector<std::string> narrowing;  // plugins whose node sets were intersected
+    for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
+      const PluginInstance& p = plugin(e);
+      std::optional<std::vector<std::string>> names;
+      Status s = call(p, {"PreFilter", &pod}, cycle.sample_plugin_metrics,
+                      [&](const auto& v, void* self, schedhost_call_t* h) {
+                        // PreFilter runs on the scheduling thread, outside any parallel loop: it
+                        // may use the pool.
+                        Call::from(h).set_parallelizer(parallelizer_);
+                        const schedhost_code_t code =
+                            v.pre_filter(self, h, cycle.state.handle(), handle(pod));
+                        names = Call::from(h).node_names();
+                        return code;
+                      });
+      if (s.skipped()) {
+        cycle.skip_filter[e.instance] = true;
+        continue;
       }
-      out.status = {SCHEDHOST_UNSCHEDULABLE, {message}, p.name()};
-      return out;
+      if (s.rejected()) {
+        out.status = std::move(s);
+        return out;
+      }
+      if (!s.ok()) {
+        out.status = wrapped(s, "running PreFilter plugin " + in_quotes(p.name()));
+        return out;
+      }
+      if (!names) continue;
+      narrowing.push_back(p.name());
+      std::sort(names->begin(), names->end());
+      names->erase(std::unique(names->begin(), names->end()), names->end());
+      if (!out.node_names) {
+        out.node_names = std::move(names);
+      } else {
+        std::vector<std::string> both;
+        std::set_intersection(out.node_names->begin(), out.node_names->end(), names->begin(),
+                              names->end(), std::back_inserter(both));
+        out.node_names = std::move(both);
+      }
+      if (out.node_names->empty()) {
+        std::string message;
+        if (narrowing.size() == 1) {
+          message = "node(s) didn't satisfy plugin " + narrowing.front();
+        } else {
+          std::string list;
+          for (const std::string& n : narrowing)
+            list += (list.empty() ? "" : " ") + n;
+          message = "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously";
+        }
+        out.status = {SCHEDHOST_UNSCHEDULABLE, {message}, p.name()};
+        return out;
+      }
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 Status Framework::run_filter(const CycleContext& cycle, const Pod& pod,
@@ -217,10 +266,11 @@ Status Framework::run_filter(const CycleContext& cycle, const Pod& pod,
   for (const Enabled& e : points_[index(ExtensionPoint::Filter)]) {
     if (cycle.skip_filter[e.instance]) continue;
     const PluginInstance& p = plugin(e);
-    const schedhost_code_t code = invoke(
-        c, p, {"Filter", &pod, &node.name()}, [&](const auto& v, void* self, schedhost_call_t* h) {
-          return v.filter(self, h, cycle.state.handle(), handle(pod), handle(node));
-        });
+    const schedhost_code_t code =
+        invoke(c, p, {"Filter", &pod, &node.name()}, cycle.sample_plugin_metrics,
+               [&](const auto& v, void* self, schedhost_call_t* h) {
+                 return v.filter(self, h, cycle.state.handle(), handle(pod), handle(node));
+               });
     if (code == SCHEDHOST_SUCCESS) continue;
     Status s = to_status(c, p, code);
     if (s.rejected()) return s;
@@ -234,45 +284,49 @@ PostFilterOutcome Framework::run_post_filter(CycleContext& cycle, const Pod& pod
                                              const std::vector<schedhost_node_status_t>& statuses,
                                              Parallelizer* parallelizer,
                                              std::function<std::uint64_t()> random) const {
-  const PostFilterScope scope{this, &cycle, &pod, parallelizer, std::move(random)};
-  PostFilterOutcome out;
-  out.status = {SCHEDHOST_UNSCHEDULABLE, {}, {}};
-  std::vector<std::string> reasons;
-  for (const Enabled& e : points_[index(ExtensionPoint::PostFilter)]) {
-    const PluginInstance& p = plugin(e);
-    std::optional<std::string> nominated;
-    std::vector<std::string> victims;
-    Status s = call(p, {"PostFilter", &pod}, [&](const auto& v, void* self, schedhost_call_t* h) {
-      Call::from(h).set_post_filter_scope(&scope);
-      const schedhost_code_t code = v.post_filter(self, h, cycle.state.handle(), handle(pod),
-                                                  statuses.data(), statuses.size());
-      nominated = Call::from(h).nominated_node();
-      victims = Call::from(h).take_victims();
-      return code;
-    });
-    if (s.ok()) {
-      out.status = std::move(s);
-      out.nominated_node = std::move(nominated);
-      out.victims = std::move(victims);
-      out.plugin = p.name();
+  return timed("PostFilter", [&]() -> PostFilterOutcome {
+    const PostFilterScope scope{this, &cycle, &pod, parallelizer, std::move(random)};
+    PostFilterOutcome out;
+    out.status = {SCHEDHOST_UNSCHEDULABLE, {}, {}};
+    std::vector<std::string> reasons;
+    for (const Enabled& e : points_[index(ExtensionPoint::PostFilter)]) {
+      const PluginInstance& p = plugin(e);
+      std::optional<std::string> nominated;
+      std::vector<std::string> victims;
+      Status s = call(p, {"PostFilter", &pod}, cycle.sample_plugin_metrics,
+                      [&](const auto& v, void* self, schedhost_call_t* h) {
+                        Call::from(h).set_post_filter_scope(&scope);
+                        const schedhost_code_t code =
+                            v.post_filter(self, h, cycle.state.handle(), handle(pod),
+                                          statuses.data(), statuses.size());
+                        nominated = Call::from(h).nominated_node();
+                        victims = Call::from(h).take_victims();
+                        return code;
+                      });
+      if (s.ok()) {
+        out.status = std::move(s);
+        out.nominated_node = std::move(nominated);
+        out.victims = std::move(victims);
+        out.plugin = p.name();
+        return out;
+      }
+      if (s.code == SCHEDHOST_UNSCHEDULABLE) {
+        reasons.insert(reasons.end(), s.reasons.begin(), s.reasons.end());
+        // A rejection may still set the nomination (upstream: "" clears the pod's).
+        if (nominated) out.nominated_node = std::move(nominated);
+        continue;
+      }
+      if (s.code == SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+        reasons.insert(reasons.end(), s.reasons.begin(), s.reasons.end());
+        out.status = {s.code, std::move(reasons), s.plugin};
+        return out;
+      }
+      out.status = wrapped(s, "running PostFilter plugin " + in_quotes(p.name()));
       return out;
     }
-    if (s.code == SCHEDHOST_UNSCHEDULABLE) {
-      reasons.insert(reasons.end(), s.reasons.begin(), s.reasons.end());
-      // A rejection may still set the nomination (upstream: "" clears the pod's).
-      if (nominated) out.nominated_node = std::move(nominated);
-      continue;
-    }
-    if (s.code == SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE) {
-      reasons.insert(reasons.end(), s.reasons.begin(), s.reasons.end());
-      out.status = {s.code, std::move(reasons), s.plugin};
-      return out;
-    }
-    out.status = wrapped(s, "running PostFilter plugin " + in_quotes(p.name()));
+    out.status.reasons = std::move(reasons);
     return out;
-  }
-  out.status.reasons = std::move(reasons);
-  return out;
+  });
 }
 
 Status Framework::run_filter_with_nominated_pods(const CycleContext& cycle, const Pod& pod,
@@ -303,10 +357,11 @@ Status Framework::run_add_pod(CycleContext& cycle, const Pod& pod, const Pod& ot
   for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
     const PluginInstance& p = plugin(e);
     if (cycle.skip_filter[e.instance] || p.vtable().add_pod == nullptr) continue;
-    Status s = call(
-        p, {"AddPod", &pod, &node.name()}, [&](const auto& v, void* self, schedhost_call_t* h) {
-          return v.add_pod(self, h, cycle.state.handle(), handle(pod), handle(other), handle(node));
-        });
+    Status s = call(p, {"AddPod", &pod, &node.name()}, cycle.sample_plugin_metrics,
+                    [&](const auto& v, void* self, schedhost_call_t* h) {
+                      return v.add_pod(self, h, cycle.state.handle(), handle(pod), handle(other),
+                                       handle(node));
+                    });
     if (!s.ok()) return wrapped(s, "running AddPod on PreFilter plugin " + in_quotes(p.name()));
   }
   return {};
@@ -317,7 +372,7 @@ Status Framework::run_remove_pod(CycleContext& cycle, const Pod& pod, const Pod&
   for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
     const PluginInstance& p = plugin(e);
     if (cycle.skip_filter[e.instance] || p.vtable().remove_pod == nullptr) continue;
-    Status s = call(p, {"RemovePod", &pod, &node.name()},
+    Status s = call(p, {"RemovePod", &pod, &node.name()}, cycle.sample_plugin_metrics,
                     [&](const auto& v, void* self, schedhost_call_t* h) {
                       return v.remove_pod(self, h, cycle.state.handle(), handle(pod), handle(other),
                                           handle(node));
@@ -331,202 +386,227 @@ Status Framework::run_remove_pod(CycleContext& cycle, const Pod& pod, const Pod&
 
 Status Framework::run_pre_score(CycleContext& cycle, const Pod& pod,
                                 const std::vector<const NodeInfo*>& nodes) const {
-  std::vector<const schedhost_node_t*> handles;
-  handles.reserve(nodes.size());
-  for (const NodeInfo* n : nodes)
-    handles.push_back(handle(*n));
-  for (const Enabled& e : points_[index(ExtensionPoint::PreScore)]) {
-    const PluginInstance& p = plugin(e);
-    Status s = call(p, {"PreScore", &pod}, [&](const auto& v, void* self, schedhost_call_t* h) {
-      Call::from(h).set_parallelizer(parallelizer_);  // as PreFilter
-      return v.pre_score(self, h, cycle.state.handle(), handle(pod), handles.data(),
-                         handles.size());
-    });
-    if (s.skipped()) {
-      cycle.skip_score[e.instance] = true;
-      continue;
+  return timed("PreScore", [&]() -> Status {
+    std::vector<const schedhost_node_t*> handles;
+    handles.reserve(nodes.size());
+    for (const NodeInfo* n : nodes)
+      handles.push_back(handle(*n));
+    for (const Enabled& e : points_[index(ExtensionPoint::PreScore)]) {
+      const PluginInstance& p = plugin(e);
+      Status s = call(p, {"PreScore", &pod}, cycle.sample_plugin_metrics,
+                      [&](const auto& v, void* self, schedhost_call_t* h) {
+                        Call::from(h).set_parallelizer(parallelizer_);  // as PreFilter
+                        return v.pre_score(self, h, cycle.state.handle(), handle(pod),
+                                           handles.data(), handles.size());
+                      });
+      if (s.skipped()) {
+        cycle.skip_score[e.instance] = true;
+        continue;
+      }
+      if (!s.ok()) return wrapped(s, "running PreScore plugin " + in_quotes(p.name()));
     }
-    if (!s.ok()) return wrapped(s, "running PreScore plugin " + in_quotes(p.name()));
-  }
-  return {};
+    return {};
+  });
 }
 
 ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
                                   const std::vector<const NodeInfo*>& nodes,
                                   Parallelizer& parallelizer) const {
-  ScoreOutcome out;
-  out.totals.assign(nodes.size(), 0);
-  std::vector<const Enabled*> scorers;
-  for (const Enabled& e : points_[index(ExtensionPoint::Score)]) {
-    if (!cycle.skip_score[e.instance]) scorers.push_back(&e);
-  }
-  out.scores.assign(scorers.size(), std::vector<std::int64_t>(nodes.size(), 0));
-  // Failures are rare: collected under a lock, and the first in (plugin, node) order is reported
-  // whatever the threads' timing.
-  std::mutex failures_mutex;
-  std::vector<std::pair<std::size_t, Status>> failures;
+  return timed("Score", [&]() -> ScoreOutcome {
+    ScoreOutcome out;
+    out.totals.assign(nodes.size(), 0);
+    std::vector<const Enabled*> scorers;
+    for (const Enabled& e : points_[index(ExtensionPoint::Score)]) {
+      if (!cycle.skip_score[e.instance]) scorers.push_back(&e);
+    }
+    out.scores.assign(scorers.size(), std::vector<std::int64_t>(nodes.size(), 0));
+    // Failures are rare: collected under a lock, and the first in (plugin, node) order is reported
+    // whatever the threads' timing.
+    std::mutex failures_mutex;
+    std::vector<std::pair<std::size_t, Status>> failures;
 
-  // Every (plugin, node) pair in parallel; the cycle state is read-only meanwhile.
-  cycle.state.set_read_only(true);
-  // Per node, every scorer in turn: the node's data is loaded once for all of them.
-  parallelizer.until(nodes.size(), [&](std::size_t ni) {
-    Call c(snapshot_, {}, waiting_pods_);
+    // Every (plugin, node) pair in parallel; the cycle state is read-only meanwhile.
+    cycle.state.set_read_only(true);
+    // Per node, every scorer in turn: the node's data is loaded once for all of them.
+    parallelizer.until(nodes.size(), [&](std::size_t ni) {
+      Call c(snapshot_, {}, waiting_pods_);
+      for (std::size_t pi = 0; pi < scorers.size(); ++pi) {
+        const PluginInstance& p = plugin(*scorers[pi]);
+        std::int64_t score = 0;
+        const schedhost_code_t code =
+            invoke(c, p, {"Score", &pod, &nodes[ni]->name()}, cycle.sample_plugin_metrics,
+                   [&](const auto& v, void* self, schedhost_call_t* h) {
+                     return v.score(self, h, cycle.state.handle(), handle(pod), handle(*nodes[ni]),
+                                    &score);
+                   });
+        out.scores[pi][ni] = score;
+        if (code == SCHEDHOST_SUCCESS) continue;
+        Status s = to_status(c, p, code);
+        const std::lock_guard lock(failures_mutex);
+        failures.emplace_back(pi * nodes.size() + ni, std::move(s));
+      }
+    });
+    cycle.state.set_read_only(false);
+    if (!failures.empty()) {
+      const auto first =
+          std::min_element(failures.begin(), failures.end(),
+                           [](const auto& a, const auto& b) { return a.first < b.first; });
+      const std::string name = plugin(*scorers[first->first / nodes.size()]).name();
+      out.status = wrapped(first->second, "plugin " + in_quotes(name) + " failed with");
+      return out;
+    }
+
     for (std::size_t pi = 0; pi < scorers.size(); ++pi) {
       const PluginInstance& p = plugin(*scorers[pi]);
-      std::int64_t score = 0;
-      const schedhost_code_t code = invoke(
-          c, p, {"Score", &pod, &nodes[ni]->name()},
-          [&](const auto& v, void* self, schedhost_call_t* h) {
-            return v.score(self, h, cycle.state.handle(), handle(pod), handle(*nodes[ni]), &score);
-          });
-      out.scores[pi][ni] = score;
-      if (code == SCHEDHOST_SUCCESS) continue;
-      Status s = to_status(c, p, code);
-      const std::lock_guard lock(failures_mutex);
-      failures.emplace_back(pi * nodes.size() + ni, std::move(s));
-    }
-  });
-  cycle.state.set_read_only(false);
-  if (!failures.empty()) {
-    const auto first =
-        std::min_element(failures.begin(), failures.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-    const std::string name = plugin(*scorers[first->first / nodes.size()]).name();
-    out.status = wrapped(first->second, "plugin " + in_quotes(name) + " failed with");
-    return out;
-  }
-
-  for (std::size_t pi = 0; pi < scorers.size(); ++pi) {
-    const PluginInstance& p = plugin(*scorers[pi]);
-    out.plugins.push_back(p.name());
-    if (p.vtable().normalize_score != nullptr) {
-      std::vector<schedhost_node_score_t> list(nodes.size());
-      for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
-        list[ni] = {str(nodes[ni]->name()), out.scores[pi][ni]};
-      }
-      Status s =
-          call(p, {"NormalizeScore", &pod}, [&](const auto& v, void* self, schedhost_call_t* h) {
-            return v.normalize_score(self, h, cycle.state.handle(), handle(pod), list.data(),
-                                     list.size());
-          });
-      if (!s.ok()) {
-        out.status = wrapped(s, "running NormalizeScore of plugin " + in_quotes(p.name()));
-        return out;
-      }
-      for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
-        const std::string& name = nodes[ni]->name();
-        if (list[ni].node_name.data != name.data() || list[ni].node_name.len != name.size()) {
-          out.status = Status::error("plugin " + in_quotes(p.name()) +
-                                         " changed the node list in NormalizeScore: it may only "
-                                         "rewrite the scores",
-                                     p.name());
+      out.plugins.push_back(p.name());
+      if (p.vtable().normalize_score != nullptr) {
+        std::vector<schedhost_node_score_t> list(nodes.size());
+        for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
+          list[ni] = {str(nodes[ni]->name()), out.scores[pi][ni]};
+        }
+        Status s = call(p, {"NormalizeScore", &pod}, cycle.sample_plugin_metrics,
+                        [&](const auto& v, void* self, schedhost_call_t* h) {
+                          return v.normalize_score(self, h, cycle.state.handle(), handle(pod),
+                                                   list.data(), list.size());
+                        });
+        if (!s.ok()) {
+          out.status = wrapped(s, "running NormalizeScore of plugin " + in_quotes(p.name()));
           return out;
         }
-        out.scores[pi][ni] = list[ni].score;
+        for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
+          const std::string& name = nodes[ni]->name();
+          if (list[ni].node_name.data != name.data() || list[ni].node_name.len != name.size()) {
+            fault(p, PluginFault::BadNodeList);
+            out.status = Status::error("plugin " + in_quotes(p.name()) +
+                                           " changed the node list in NormalizeScore: it may only "
+                                           "rewrite the scores",
+                                       p.name());
+            return out;
+          }
+          out.scores[pi][ni] = list[ni].score;
+        }
+      }
+      for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
+        const std::int64_t s = out.scores[pi][ni];
+        if (s < 0 || s > 100) {
+          fault(p, PluginFault::BadScore);
+          out.status =
+              Status::error("plugin " + in_quotes(p.name()) + " returns an invalid score " +
+                                std::to_string(s) + " for node " + in_quotes(nodes[ni]->name()) +
+                                ", it should in the range of [0, 100] after normalizing",
+                            p.name());
+          return out;
+        }
+        out.totals[ni] += s * scorers[pi]->weight;
       }
     }
-    for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
-      const std::int64_t s = out.scores[pi][ni];
-      if (s < 0 || s > 100) {
-        out.status =
-            Status::error("plugin " + in_quotes(p.name()) + " returns an invalid score " +
-                              std::to_string(s) + " for node " + in_quotes(nodes[ni]->name()) +
-                              ", it should in the range of [0, 100] after normalizing",
-                          p.name());
-        return out;
-      }
-      out.totals[ni] += s * scorers[pi]->weight;
-    }
-  }
-  return out;
+    return out;
+  });
 }
 
 Status Framework::run_reserve(CycleContext& cycle, const Pod& pod, const std::string& node) const {
-  for (const Enabled& e : points_[index(ExtensionPoint::Reserve)]) {
-    const PluginInstance& p = plugin(e);
-    Status s =
-        call(p, {"Reserve", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
-          return v.reserve(self, h, cycle.state.handle(), handle(pod), str(node));
-        });
-    if (s.ok()) continue;
-    if (s.rejected()) return s;
-    return wrapped(s, "running Reserve plugin " + in_quotes(p.name()));
-  }
-  return {};
+  return timed("Reserve", [&]() -> Status {
+    for (const Enabled& e : points_[index(ExtensionPoint::Reserve)]) {
+      const PluginInstance& p = plugin(e);
+      Status s = call(p, {"Reserve", &pod, &node}, cycle.sample_plugin_metrics,
+                      [&](const auto& v, void* self, schedhost_call_t* h) {
+                        return v.reserve(self, h, cycle.state.handle(), handle(pod), str(node));
+                      });
+      if (s.ok()) continue;
+      if (s.rejected()) return s;
+      return wrapped(s, "running Reserve plugin " + in_quotes(p.name()));
+    }
+    return {};
+  });
 }
 
 void Framework::run_unreserve(CycleContext& cycle, const Pod& pod, const std::string& node) const {
-  const auto& reservers = points_[index(ExtensionPoint::Reserve)];
-  for (auto it = reservers.rbegin(); it != reservers.rend(); ++it) {
-    const PluginInstance& p = plugin(*it);
-    if (p.vtable().unreserve == nullptr) continue;
-    (void)call(p, {"Unreserve", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
-      v.unreserve(self, h, cycle.state.handle(), handle(pod), str(node));
-      return SCHEDHOST_SUCCESS;
-    });
-  }
+  (void)timed("Unreserve", [&]() -> Status {
+    const auto& reservers = points_[index(ExtensionPoint::Reserve)];
+    for (auto it = reservers.rbegin(); it != reservers.rend(); ++it) {
+      const PluginInstance& p = plugin(*it);
+      if (p.vtable().unreserve == nullptr) continue;
+      (void)call(p, {"Unreserve", &pod, &node}, cycle.sample_plugin_metrics,
+                 [&](const auto& v, void* self, schedhost_call_t* h) {
+                   v.unreserve(self, h, cycle.state.handle(), handle(pod), str(node));
+                   return SCHEDHOST_SUCCESS;
+                 });
+    }
+    return {};
+  });
 }
 
 PermitOutcome Framework::run_permit(CycleContext& cycle, const Pod& pod,
                                     const std::string& node) const {
-  constexpr std::uint32_t kMaxTimeoutMs = 15 * 60 * 1000;  // upstream caps waits at 15 minutes
-  PermitOutcome out;
-  for (const Enabled& e : points_[index(ExtensionPoint::Permit)]) {
-    const PluginInstance& p = plugin(e);
-    std::uint32_t timeout_ms = 0;
-    Status s =
-        call(p, {"Permit", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
-          return v.permit(self, h, cycle.state.handle(), handle(pod), str(node), &timeout_ms);
-        });
-    if (s.ok()) continue;
-    if (s.code == SCHEDHOST_WAIT) {
-      out.waits.push_back({p.name(), std::min(timeout_ms, kMaxTimeoutMs)});
-      continue;
+  return timed("Permit", [&]() -> PermitOutcome {
+    constexpr std::uint32_t kMaxTimeoutMs = 15 * 60 * 1000;  // upstream caps waits at 15 minutes
+    PermitOutcome out;
+    for (const Enabled& e : points_[index(ExtensionPoint::Permit)]) {
+      const PluginInstance& p = plugin(e);
+      std::uint32_t timeout_ms = 0;
+      Status s = call(p, {"Permit", &pod, &node}, cycle.sample_plugin_metrics,
+                      [&](const auto& v, void* self, schedhost_call_t* h) {
+                        return v.permit(self, h, cycle.state.handle(), handle(pod), str(node),
+                                        &timeout_ms);
+                      });
+      if (s.ok()) continue;
+      if (s.code == SCHEDHOST_WAIT) {
+        out.waits.push_back({p.name(), std::min(timeout_ms, kMaxTimeoutMs)});
+        continue;
+      }
+      out.status =
+          s.rejected() ? std::move(s) : wrapped(s, "running Permit plugin " + in_quotes(p.name()));
+      out.waits.clear();
+      return out;
     }
-    out.status =
-        s.rejected() ? std::move(s) : wrapped(s, "running Permit plugin " + in_quotes(p.name()));
-    out.waits.clear();
+    if (!out.waits.empty()) out.status.code = SCHEDHOST_WAIT;
     return out;
-  }
-  if (!out.waits.empty()) out.status.code = SCHEDHOST_WAIT;
-  return out;
+  });
 }
 
 Status Framework::run_pre_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
-  for (const Enabled& e : points_[index(ExtensionPoint::PreBind)]) {
-    const PluginInstance& p = plugin(e);
-    Status s =
-        call(p, {"PreBind", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
-          return v.pre_bind(self, h, cycle.state.handle(), handle(pod), str(node));
-        });
-    if (s.ok()) continue;
-    if (s.rejected()) return s;
-    return wrapped(s, "running PreBind plugin " + in_quotes(p.name()));
-  }
-  return {};
+  return timed("PreBind", [&]() -> Status {
+    for (const Enabled& e : points_[index(ExtensionPoint::PreBind)]) {
+      const PluginInstance& p = plugin(e);
+      Status s = call(p, {"PreBind", &pod, &node}, cycle.sample_plugin_metrics,
+                      [&](const auto& v, void* self, schedhost_call_t* h) {
+                        return v.pre_bind(self, h, cycle.state.handle(), handle(pod), str(node));
+                      });
+      if (s.ok()) continue;
+      if (s.rejected()) return s;
+      return wrapped(s, "running PreBind plugin " + in_quotes(p.name()));
+    }
+    return {};
+  });
 }
 
 Status Framework::run_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
-  for (const Enabled& e : points_[index(ExtensionPoint::Bind)]) {
-    const PluginInstance& p = plugin(e);
-    Status s = call(p, {"Bind", &pod, &node}, [&](const auto& v, void* self, schedhost_call_t* h) {
-      return v.bind(self, h, cycle.state.handle(), handle(pod), str(node));
-    });
-    if (s.skipped()) continue;  // the next binder may take it
-    if (s.ok() || s.rejected()) return s;
-    return wrapped(s, "running Bind plugin " + in_quotes(p.name()));
-  }
-  return Status::error("every Bind plugin skipped the pod: none bound it");
+  return timed("Bind", [&]() -> Status {
+    for (const Enabled& e : points_[index(ExtensionPoint::Bind)]) {
+      const PluginInstance& p = plugin(e);
+      Status s = call(p, {"Bind", &pod, &node}, cycle.sample_plugin_metrics,
+                      [&](const auto& v, void* self, schedhost_call_t* h) {
+                        return v.bind(self, h, cycle.state.handle(), handle(pod), str(node));
+                      });
+      if (s.skipped()) continue;  // the next binder may take it
+      if (s.ok() || s.rejected()) return s;
+      return wrapped(s, "running Bind plugin " + in_quotes(p.name()));
+    }
+    return Status::error("every Bind plugin skipped the pod: none bound it");
+  });
 }
 
 void Framework::run_post_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
-  for (const Enabled& e : points_[index(ExtensionPoint::PostBind)]) {
-    (void)call(plugin(e), {"PostBind", &pod, &node},
-               [&](const auto& v, void* self, schedhost_call_t* h) {
-                 v.post_bind(self, h, cycle.state.handle(), handle(pod), str(node));
-                 return SCHEDHOST_SUCCESS;
-               });
-  }
+  (void)timed("PostBind", [&]() -> Status {
+    for (const Enabled& e : points_[index(ExtensionPoint::PostBind)]) {
+      (void)call(plugin(e), {"PostBind", &pod, &node}, cycle.sample_plugin_metrics,
+                 [&](const auto& v, void* self, schedhost_call_t* h) {
+                   v.post_bind(self, h, cycle.state.handle(), handle(pod), str(node));
+                   return SCHEDHOST_SUCCESS;
+                 });
+    }
+    return {};
+  });
 }
 
 }  // namespace schedhost::framework

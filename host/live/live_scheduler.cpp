@@ -73,6 +73,10 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
       core_(configuration, registry, cluster_.snapshot(), *this, {false, options.seed}),
       events_client_(client.config()),
       events_(events_client_) {
+  if (options_.metrics != nullptr) {
+    for (const auto& framework : core_.frameworks())
+      framework->set_metrics(options_.metrics, options_.plugin_metrics_sample_percent);
+  }
   queue_ = std::make_unique<PodQueue>(
       *core_.frameworks().front(),
       [this](const cluster::Pod& pod) -> std::optional<std::string> {
@@ -233,7 +237,8 @@ void LiveScheduler::step() {
       node && latest->nominated_node_name() != *node) {
     latest = latest->nominated_to(*node);
   }
-  if (options_.metrics != nullptr) attempt_started_[latest->uid()] = Clock::now();
+  attempts_[latest->uid()] = {Clock::now(), std::max(1, queue_->attempts(latest->uid())),
+                              queue_->initial_attempt(latest->uid())};
   try {
     core_.schedule_one(latest);
   } catch (const std::exception& e) {
@@ -241,7 +246,7 @@ void LiveScheduler::step() {
     // it gets upstream's SchedulerError and comes back after a backoff.
     spdlog::error("serve: scheduling {} failed: {}", latest->key(), e.what());
     write_failure(latest, std::string(kube::kReasonSchedulerError), e.what(), std::nullopt);
-    record_attempt(latest->uid(), latest->scheduler_name(), scheduler::kError, 0);
+    end_attempt(latest->uid(), latest->scheduler_name(), scheduler::kError);
     queue_->requeue_after_error(latest);
   }
   core_.finish_resolved_waits();
@@ -288,8 +293,7 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   const std::string& uid = pod->uid();
   const PodPtr latest = queue_->latest(uid);
   const json& object = latest ? latest->json() : pod->json();
-  const int attempts = std::max(1, queue_->attempts(uid));
-  record_attempt(uid, result.profile, result.result, attempts);
+  const int attempts = end_attempt(uid, result.profile, result.result);
   if (result.result == scheduler::kScheduled) {
     // kube-scheduler's V(2) line for every pod it binds.
     if (log_verbosity().load() >= 2) {
@@ -345,19 +349,29 @@ SchedulingQueue::Worth LiveScheduler::worth_requeuing(const ClusterEvent& event)
   };
 }
 
-// /metrics: the attempt's result and duration (from its cycle's start), and for a bound pod
-// how many attempts it took.
-void LiveScheduler::record_attempt(const std::string& uid, const std::string& profile,
-                                   const std::string& result, int attempts) {
-  auto started = attempt_started_.find(uid);
-  if (options_.metrics == nullptr || started == attempt_started_.end()) return;
-  const double seconds = std::chrono::duration<double>(Clock::now() - started->second).count();
-  attempt_started_.erase(started);
+// /metrics: the attempt's result and duration (from its cycle's start); for a bound pod, how
+// many attempts it took and how long since it first entered activeQ (the SLI).
+int LiveScheduler::end_attempt(const std::string& uid, const std::string& profile,
+                               const std::string& result) {
+  auto it = attempts_.find(uid);
+  if (it == attempts_.end()) return 1;
+  const Attempt attempt = it->second;
+  attempts_.erase(it);
+  if (options_.metrics == nullptr) return attempt.number;
+  const auto seconds = [](auto since) {
+    return std::chrono::duration<double>(Clock::now() - since).count();
+  };
   const char* outcome = result == scheduler::kScheduled ? "scheduled"
                         : result == scheduler::kError   ? "error"
                                                         : "unschedulable";
-  options_.metrics->attempt(profile, outcome, seconds);
-  if (result == scheduler::kScheduled) options_.metrics->scheduled_after(attempts);
+  options_.metrics->attempt(profile, outcome, seconds(attempt.started));
+  if (result == scheduler::kScheduled) {
+    options_.metrics->scheduled_after(attempt.number);
+    if (attempt.queued) {
+      options_.metrics->scheduled_since_queued(attempt.number, seconds(*attempt.queued));
+    }
+  }
+  return attempt.number;
 }
 
 void LiveScheduler::write_failure(const PodPtr& pod, const std::string& reason,

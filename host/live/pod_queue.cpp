@@ -179,6 +179,12 @@ int PodQueue::attempts(const std::string& uid) const {
   return it == in_flight_.end() ? 0 : it->second.attempts;
 }
 
+std::optional<QueueClock::time_point> PodQueue::initial_attempt(const std::string& uid) const {
+  auto it = in_flight_.find(uid);
+  if (it == in_flight_.end()) return std::nullopt;
+  return it->second.initial_attempt;
+}
+
 void PodQueue::done(const std::string& uid) {
   in_flight_.erase(uid);
   queue_.done(uid);

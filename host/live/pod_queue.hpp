@@ -54,6 +54,9 @@ class PodQueue {
   void done(const std::string& uid);
   // Attempts made so far for a pod in flight (this one included); 0 when it is not in flight.
   int attempts(const std::string& uid) const;
+  // When a pod in flight first entered activeQ (upstream's InitialAttemptTimestamp: gated time
+  // excluded), for the scheduling SLI; nullopt when it is not in flight.
+  std::optional<QueueClock::time_point> initial_attempt(const std::string& uid) const;
   // A cluster event (upstream's label): the unschedulable pods it may help (all when worth is
   // empty) move to activeQ, or backoffQ while they still back off; not except_uid (a pod whose
   // failed binding freed the room).

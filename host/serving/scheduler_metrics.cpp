@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "framework/status.hpp"
+
 namespace schedhost::serving {
 namespace {
 
@@ -21,8 +23,26 @@ using prometheus::BuildHistogram;
 std::string stable(const std::string& help) {
   return "[STABLE] " + help;
 }
+std::string beta(const std::string& help) {
+  return "[BETA] " + help;
+}
 std::string alpha(const std::string& help) {
   return "[ALPHA] " + help;
+}
+
+// Upstream's ExponentialBuckets: start, then each the previous times factor (so the bounds are
+// the same float products Go prints).
+prometheus::Histogram::BucketBoundaries exponential_buckets(double start, double factor,
+                                                            std::size_t count) {
+  prometheus::Histogram::BucketBoundaries b;
+  for (double v = start; b.size() < count; v *= factor)
+    b.push_back(v);
+  return b;
+}
+
+// Upstream's attempts label of the SLI: "1" to "14", then "15+".
+std::string attempts_label(int attempts) {
+  return attempts >= 15 ? "15+" : std::to_string(attempts);
 }
 
 double process_start_seconds() {
@@ -90,6 +110,31 @@ SchedulerMetrics::SchedulerMetrics()
                         .Help(stable("Number of attempts to successfully schedule a pod."))
                         .Register(*registry_)
                         .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16})),
+      sli_duration_(BuildHistogram()
+                        .Name("scheduler_pod_scheduling_sli_duration_seconds")
+                        .Help(beta("E2e latency for a pod being scheduled, from the time the pod "
+                                   "enters the scheduling queue and might involve multiple "
+                                   "scheduling attempts."))
+                        .Register(*registry_)),
+      extension_point_duration_(
+          BuildHistogram()
+              .Name("scheduler_framework_extension_point_duration_seconds")
+              .Help(stable("Latency for running all plugins of a specific extension point."))
+              .Register(*registry_)),
+      plugin_duration_(
+          BuildHistogram()
+              .Name("scheduler_plugin_execution_duration_seconds")
+              .Help(alpha("Duration for running a plugin at a specific extension point."))
+              .Register(*registry_)),
+      plugin_faults_(BuildCounter()
+                         .Name("schedhost_plugin_faults_total")
+                         .Help("Plugin calls that broke the ABI's rules, by plugin and kind: "
+                               "bad_code (a status code the ABI does not define), bad_score (a "
+                               "score outside 0..100 after NormalizeScore), bad_node_list "
+                               "(NormalizeScore changed the node list), exception (a C++ hook "
+                               "threw). The pod concerned failed with an Error; schedhost went "
+                               "on.")
+                         .Register(*registry_)),
       leader_(BuildGauge()
                   .Name("leader_election_master_status")
                   .Help(alpha("Gauge of if the reporting system is master of the relevant lease, "
@@ -142,12 +187,7 @@ SchedulerMetrics::SchedulerMetrics()
 void SchedulerMetrics::attempt(const std::string& profile, const std::string& result,
                                double seconds) {
   // Upstream's buckets: 1 ms doubling 15 times, to 16.384 s.
-  static const prometheus::Histogram::BucketBoundaries kBuckets = [] {
-    prometheus::Histogram::BucketBoundaries b;
-    for (double v = 0.001; b.size() < 15; v *= 2)
-      b.push_back(v);
-    return b;
-  }();
+  static const auto kBuckets = exponential_buckets(0.001, 2, 15);
   std::lock_guard lock(mutex_);
   attempts_.Add({{"profile", profile}, {"result", result}}).Increment();
   attempt_duration_.Add({{"profile", profile}, {"result", result}}, kBuckets).Observe(seconds);
@@ -156,6 +196,54 @@ void SchedulerMetrics::attempt(const std::string& profile, const std::string& re
 void SchedulerMetrics::scheduled_after(int attempts) {
   std::lock_guard lock(mutex_);
   pod_attempts_.Observe(attempts);
+}
+
+void SchedulerMetrics::scheduled_since_queued(int attempts, double seconds) {
+  static const auto kBuckets = exponential_buckets(0.01, 2, 20);
+  std::lock_guard lock(mutex_);
+  sli_duration_.Add({{"attempts", attempts_label(attempts)}}, kBuckets).Observe(seconds);
+}
+
+void SchedulerMetrics::extension_point(const std::string& profile, std::string_view point_label,
+                                       schedhost_code_t code, double seconds) {
+  static const auto kBuckets = exponential_buckets(0.0001, 2, 12);
+  std::lock_guard lock(mutex_);
+  extension_point_duration_
+      .Add({{"extension_point", std::string(point_label)},
+            {"profile", profile},
+            {"status", std::string(framework::code_name(code))}},
+           kBuckets)
+      .Observe(seconds);
+}
+
+void SchedulerMetrics::plugin_execution(const std::string& plugin, std::string_view point_label,
+                                        schedhost_code_t code, double seconds) {
+  const auto key = std::make_tuple(std::string_view(plugin), point_label, code);
+  {
+    std::shared_lock lock(plugin_series_mutex_);
+    if (auto it = plugin_series_.find(key); it != plugin_series_.end()) {
+      it->second->Observe(seconds);
+      return;
+    }
+  }
+  static const auto kBuckets = exponential_buckets(0.00001, 1.5, 20);
+  prometheus::Histogram* series = nullptr;
+  {
+    std::lock_guard lock(mutex_);  // Family::Add beside a scrape's Collect
+    series = &plugin_duration_.Add({{"extension_point", std::string(point_label)},
+                                    {"plugin", plugin},
+                                    {"status", std::string(framework::code_name(code))}},
+                                   kBuckets);
+  }
+  std::unique_lock lock(plugin_series_mutex_);
+  plugin_series_.emplace(std::make_tuple(plugin, std::string(point_label), code), series);
+  series->Observe(seconds);
+}
+
+void SchedulerMetrics::plugin_fault(const std::string& plugin, framework::PluginFault fault) {
+  std::lock_guard lock(mutex_);
+  plugin_faults_.Add({{"plugin", plugin}, {"kind", std::string(framework::to_string(fault))}})
+      .Increment();
 }
 
 void SchedulerMetrics::preemption(std::size_t victims) {

@@ -1,8 +1,8 @@
 // The metrics `serve` exposes on /metrics, with kube-scheduler's names, types, labels and help
 // texts (its dashboards and alerts work unchanged), kept in a prometheus-cpp registry and
 // written in the Prometheus text format by prometheus-cpp. What only schedhost can tell is under
-// schedhost_: the plugins loaded. process_* are read from /proc at each scrape, as client_golang's
-// process collector does.
+// schedhost_: the plugins loaded and their faults. process_* are read from /proc at each scrape,
+// as client_golang's process collector does.
 #pragma once
 
 #include <prometheus/counter.h>
@@ -15,12 +15,17 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
+
+#include "framework/framework_metrics.hpp"
 
 namespace schedhost::serving {
 
-class SchedulerMetrics {
+class SchedulerMetrics final : public framework::FrameworkMetrics {
  public:
   SchedulerMetrics();
 
@@ -29,6 +34,8 @@ class SchedulerMetrics {
   void attempt(const std::string& profile, const std::string& result, double seconds);
   // A scheduled pod, after `attempts` attempts.
   void scheduled_after(int attempts);
+  // A scheduled pod, `seconds` after it first entered activeQ (the scheduling SLI).
+  void scheduled_since_queued(int attempts, double seconds);
   // A preemption nominated a node, evicting `victims` pods.
   void preemption(std::size_t victims);
   // The queue's counts: pods per queue now, and the cumulative (queue, event) -> pods entered.
@@ -37,6 +44,12 @@ class SchedulerMetrics {
   void set_leader(const std::string& lease_name, bool leading);
   void plugin_loaded(const std::string& plugin, const std::string& library,
                      const std::string& version, const std::string& abi, const std::string& sha256);
+
+  void extension_point(const std::string& profile, std::string_view point_label,
+                       schedhost_code_t code, double seconds) override;
+  void plugin_execution(const std::string& plugin, std::string_view point_label,
+                        schedhost_code_t code, double seconds) override;
+  void plugin_fault(const std::string& plugin, framework::PluginFault fault) override;
 
   // The text exposition of every family. Thread-safe.
   std::string scrape();
@@ -53,6 +66,16 @@ class SchedulerMetrics {
   prometheus::Counter& preemption_attempts_;
   prometheus::Histogram& preemption_victims_;
   prometheus::Histogram& pod_attempts_;
+  prometheus::Family<prometheus::Histogram>& sli_duration_;
+  prometheus::Family<prometheus::Histogram>& extension_point_duration_;
+  prometheus::Family<prometheus::Histogram>& plugin_duration_;
+  prometheus::Family<prometheus::Counter>& plugin_faults_;
+  // plugin_execution runs on every Filter and Score thread: its series are looked up under a
+  // shared lock, and created (once each) under the exclusive one.
+  std::shared_mutex plugin_series_mutex_;
+  std::map<std::tuple<std::string, std::string, schedhost_code_t>, prometheus::Histogram*,
+           std::less<>>
+      plugin_series_;
   prometheus::Family<prometheus::Gauge>& leader_;
   prometheus::Family<prometheus::Gauge>& plugins_;
   prometheus::Counter& cpu_seconds_;

@@ -64,8 +64,10 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
     client.create(ns_path("default") + "/pods", test_pod(name, "500m"));
   client.create(ns_path("default") + "/pods", test_pod("big", "4"));
   const int port = free_loopback_port();
+  // Every cycle's plugin hooks timed (upstream times 10%), so their counts are known.
   ServeProcess serve(*plane, kSource + "/configs/default-profile.yaml",
-                     {"--bind-address", "127.0.0.1", "--secure-port", std::to_string(port)});
+                     {"--bind-address", "127.0.0.1", "--secure-port", std::to_string(port),
+                      "--plugin-metrics-sample-percent", "100"});
   ASSERT_TRUE(eventually([&] {
     auto live = live_decisions(client);
     return live["default/a"].node == "n1" && live["default/b"].node == "n1" &&
@@ -152,6 +154,63 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
                    {{"event", "ScheduleAttemptFailure"}, {"queue", "unschedulable"}}),
             1);
   EXPECT_EQ(sample(families, "leader_election_master_status", {{"name", "kube-scheduler"}}), 1);
+  // Extension points and plugins: one Bind and one Filter per bound pod, the big pod's rejection.
+  const json fit_filter = {{"extension_point", "Filter"}, {"plugin", "NodeResourcesFit"}};
+  EXPECT_EQ(
+      sample(
+          families, "scheduler_framework_extension_point_duration_seconds_count",
+          {{"extension_point", "Bind"}, {"profile", "default-scheduler"}, {"status", "Success"}}),
+      3);
+  EXPECT_EQ(sample(families, "scheduler_framework_extension_point_duration_seconds_count",
+                   {{"extension_point", "Reserve"},
+                    {"profile", "default-scheduler"},
+                    {"status", "Success"}}),
+            3);
+  EXPECT_GE(sample(families, "scheduler_framework_extension_point_duration_seconds_count",
+                   {{"extension_point", "PostFilter"},
+                    {"profile", "default-scheduler"},
+                    {"status", "Unschedulable"}}),
+            1);
+  EXPECT_EQ(
+      sample(families, "scheduler_plugin_execution_duration_seconds_count",
+             {{"extension_point", "Bind"}, {"plugin", "DefaultBinder"}, {"status", "Success"}}),
+      3);
+  json fit_ok = fit_filter;
+  fit_ok["status"] = "Success";
+  EXPECT_EQ(sample(families, "scheduler_plugin_execution_duration_seconds_count", fit_ok), 3);
+  json fit_rejected = fit_filter;
+  fit_rejected["status"] = "Unschedulable";
+  EXPECT_GE(sample(families, "scheduler_plugin_execution_duration_seconds_count", fit_rejected), 1);
+  EXPECT_EQ(
+      sample(families, "scheduler_pod_scheduling_sli_duration_seconds_count", {{"attempts", "1"}}),
+      3);
+  // Upstream's buckets: 0.1 ms doubling 12 times; 10 us times 1.5, 20 of them.
+  const auto bounds = [&](const std::string& family, const json& labels) {
+    std::vector<std::string> le;
+    for (const json& s : families[family]["samples"]) {
+      json rest = s[1];
+      rest.erase("le");
+      if (s[0] == family + "_bucket" && rest == labels) le.push_back(s[1]["le"]);
+    }
+    return le;
+  };
+  auto le = bounds(
+      "scheduler_framework_extension_point_duration_seconds",
+      {{"extension_point", "Bind"}, {"profile", "default-scheduler"}, {"status", "Success"}});
+  ASSERT_EQ(le.size(), 13u);
+  EXPECT_EQ(std::stod(le[0]), 0.0001);
+  EXPECT_EQ(std::stod(le[11]), 0.2048);
+  le = bounds("scheduler_plugin_execution_duration_seconds", fit_ok);
+  ASSERT_EQ(le.size(), 21u);
+  EXPECT_EQ(std::stod(le[0]), 1e-05);
+  EXPECT_NEAR(std::stod(le[19]), 0.02216837820053101, 1e-15);
+  EXPECT_EQ(le[20], "+Inf");
+  EXPECT_EQ(families["scheduler_plugin_execution_duration_seconds"]["help"],
+            "[ALPHA] Duration for running a plugin at a specific extension point.");
+  EXPECT_EQ(
+      families["scheduler_pod_scheduling_sli_duration_seconds"]["help"].get<std::string>().rfind(
+          "[BETA] ", 0),
+      0u);
   EXPECT_EQ(families["scheduler_pending_pods"]["type"], "gauge");
   EXPECT_EQ(families["scheduler_schedule_attempts"]["type"], "counter");
   EXPECT_EQ(families["scheduler_pod_scheduling_attempts"]["type"], "histogram");
@@ -176,6 +235,76 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
   EXPECT_EQ(config["leaderElection"]["leaseDuration"], "15s");
   EXPECT_EQ(config["profiles"][0]["plugins"]["queueSort"]["enabled"],
             json::parse(R"([{"name": "PrioritySort"}])"));
+}
+
+// A plugin that breaks the ABI's rules costs the pod an Error and shows on /metrics, by plugin
+// and kind: the C fixture Faulty, once returning a status code the ABI lacks (Filter), once a
+// score of 150 (Score), each in its own profile.
+TEST(ServeSecurePort, PluginFaultsAreCountedByPluginAndKind) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  ScratchDir dir;
+  const std::string profile = R"(
+  plugins:
+    multiPoint:
+      disabled: [{name: '*'}]
+      enabled: [{name: Faulty}]
+    queueSort:
+      enabled: [{name: PrioritySort}]
+    bind:
+      enabled: [{name: DefaultBinder}]
+  pluginConfig:
+  - name: Faulty
+    args: {fault: )";
+  const std::string config = dir.write(
+      "faulty.yaml",
+      "apiVersion: kubescheduler.config.k8s.io/v1\n"
+      "kind: KubeSchedulerConfiguration\n"
+      "leaderElection: {leaderElect: false}\n"
+      "profiles:\n"
+      "- schedulerName: faulty-code" +
+          profile + "unknown-code}\n- schedulerName: faulty-score" + profile + "score-150}\n");
+  // Two nodes: with one, nothing is scored.
+  create_node(client, test_node("n1", "2"));
+  create_node(client, test_node("n2", "2"));
+  for (const char* scheduler : {"faulty-code", "faulty-score"}) {
+    json pod = test_pod(std::string(scheduler) + "-pod", "100m");
+    pod["metadata"]["labels"] = {{"faulty", "yes"}};
+    pod["spec"]["schedulerName"] = scheduler;
+    client.create(ns_path("default") + "/pods", pod);
+  }
+  const int port = free_loopback_port();
+  ServeProcess serve(*plane, config,
+                     {"--bind-address", "127.0.0.1", "--secure-port", std::to_string(port),
+                      "--plugin-dir", std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/plugin_faults"});
+  kube::ApiClient admin = port_client(port, plane->admin_token());
+  json families;
+  kube::Response r;
+  ASSERT_TRUE(eventually([&] {
+    try {
+      r = admin.request("GET", "/metrics");
+    } catch (const std::exception&) {
+      return false;  // not listening yet
+    }
+    if (r.code != 200) return false;
+    families = parse_metrics(dir, r.body);
+    return sample(families, "schedhost_plugin_faults_total",
+                  {{"kind", "bad_code"}, {"plugin", "Faulty"}}) >= 1 &&
+           sample(families, "schedhost_plugin_faults_total",
+                  {{"kind", "bad_score"}, {"plugin", "Faulty"}}) >= 1;
+  })) << r.body
+      << serve.log();
+  // The pods failed with an Error (retried after a backoff), never bound; serve goes on.
+  const auto live = live_decisions(client);
+  EXPECT_EQ(live.at("default/faulty-code-pod").node, "");
+  EXPECT_EQ(live.at("default/faulty-score-pod").node, "");
+  EXPECT_GE(sample(families, "scheduler_schedule_attempts_total",
+                   {{"profile", "faulty-code"}, {"result", "error"}}),
+            1);
+  EXPECT_EQ(sample(families, "schedhost_plugin_faults_total",
+                   {{"kind", "bad_node_list"}, {"plugin", "Faulty"}}),
+            -1);  // none: no such series
+  EXPECT_TRUE(serve.process().running());
 }
 
 TEST(ServeSecurePort, AGivenCertificateIsTheOneServed) {
