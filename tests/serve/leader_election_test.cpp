@@ -6,8 +6,10 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <map>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "serve/serve_support.hpp"
 
@@ -189,6 +191,78 @@ profiles:
   EXPECT_EQ(flagged.err, "error: " + config +
                              ":4:3: leaderElection (with the --leader-elect flags): renewDeadline "
                              "must be greater than 1.2 x retryPeriod\n");
+}
+
+// SIGTERM in the middle of a burst (pods still arriving): serve stops popping, lets the bindings
+// in flight finish within its grace (10 s), releases the Lease and exits 0. Nothing is half
+// done: every pod is bound with its Scheduled event, or untouched (no node, no condition, no
+// event); a second replica then binds the rest, each pod with exactly one Scheduled event.
+TEST(ServeLeaderElection, SigtermDuringABurstExitsCleanlyAndLeavesNothingHalfDone) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  ScratchDir dir;
+  const std::string config = write_profile(dir);
+  for (const char* n : {"n1", "n2", "n3", "n4"})
+    create_node(client, node(n));  // 80 pods of 100m each
+
+  ServeProcess first(*plane, config);
+  ASSERT_TRUE(eventually([&] { return logged(first, "became leader"); })) << first.log();
+  std::set<std::string> pods;
+  std::thread creator([&] {
+    kube::ApiClient own(plane->admin_config());
+    pods = create_pods(own, "burst", 300);
+  });
+  const auto bound_count = [&] {
+    int bound = 0;
+    for (const auto& [key, d] : live_decisions(client))
+      bound += d.node.empty() ? 0 : 1;
+    return bound;
+  };
+  const bool started = eventually([&] { return bound_count() >= 40; });
+  const auto start = std::chrono::steady_clock::now();
+  ::kill(first.process().pid(), SIGTERM);
+  const int status = first.process().wait();
+  const auto took = std::chrono::steady_clock::now() - start;
+  creator.join();
+  ASSERT_TRUE(started) << first.log();
+  EXPECT_LT(took, std::chrono::seconds(11));
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << first.log();
+  EXPECT_TRUE(logged(first, "serve: stopped:")) << first.log();
+  const json lease = client.get(kLeasePath);
+  EXPECT_EQ(lease["spec"]["holderIdentity"], "");
+
+  // Scheduled events per pod name.
+  const auto scheduled_events = [&] {
+    std::map<std::string, int> count;
+    const json events = client.get("/apis/events.k8s.io/v1/namespaces/default/events");
+    for (const json& e : events["items"]) {
+      if (e.value("reason", "") == "Scheduled") {
+        count[e["regarding"].value("name", "")] += e.value("deprecatedCount", 1);
+      }
+    }
+    return count;
+  };
+  const json listed = client.get(ns_path("default") + "/pods");
+  std::map<std::string, int> events = scheduled_events();
+  int bound = 0;
+  for (const json& p : listed["items"]) {
+    const std::string name = p["metadata"]["name"];
+    const bool has_node = !p["spec"].value("nodeName", "").empty();
+    bound += has_node ? 1 : 0;
+    EXPECT_EQ(events[name], has_node ? 1 : 0) << name;
+    if (!has_node) {
+      EXPECT_FALSE(p.contains("status") && p["status"].contains("conditions")) << p.dump();
+    }
+  }
+  EXPECT_GE(bound, 40);
+  EXPECT_LT(bound, 300) << "the burst ended before SIGTERM: nothing was left to test";
+
+  // The next replica takes the released Lease at once and binds the rest.
+  ServeProcess second(*plane, config);
+  ASSERT_TRUE(eventually([&] { return all_bound(client, pods); })) << second.log();
+  events = scheduled_events();
+  for (const std::string& name : pods)
+    EXPECT_EQ(events[name], 1) << name;
 }
 
 }  // namespace schedhost::testing::leader_election_test
