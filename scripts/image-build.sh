@@ -148,10 +148,11 @@ cmd_runtime() {
 }
 
 cmd_check() {
-  local build="$1" scratch="${2:-}" own_scratch=0
+  local build="$1"
+  scratch="${2:-}"  # global: the EXIT trap reads it
   if [[ -z $scratch ]]; then
     scratch="$(mktemp -d)"
-    own_scratch=1
+    trap 'rm -rf "$scratch"' EXIT  # also when a step fails
   fi
   local staging="$scratch/staging" libs="$scratch/runtime-libs"
   cmd_stage "$build" "$staging"
@@ -183,7 +184,6 @@ cmd_check() {
   grep -q '"SamplePlugin"' "$scratch/plugins.json" || fail "SamplePlugin is not loaded"
   step "ok: $(wc -l <"$staging/runtime-libraries.txt") libraries from" \
     "$(wc -l <"$staging/runtime-packages.txt") packages; schedhost runs with them alone"
-  ((own_scratch)) && rm -rf "$scratch"
   return 0
 }
 

@@ -92,10 +92,12 @@ TEST(DeployRbac, ServeRunsAsTheManifestsServiceAccountWithLeaderElectionAndTheSe
       "gpu-type=nvidia. preemption: 0/2 nodes are available: 1 No preemption victims found for "
       "incoming pod, 1 Preemption is not helpful for scheduling..";
   ASSERT_TRUE(eventually([&] {
+    if (!serve.process().running()) return true;  // refused at start: a missing rule
     auto live = live_decisions(admin);
     return live["default/web-1"].node == "n-gpu" && live["default/web-2"].node == "n-gpu" &&
            live["default/big"].result == "Unschedulable";
   })) << serve.log();
+  ASSERT_TRUE(serve.process().running()) << serve.log();
   auto live = live_decisions(admin);
   EXPECT_EQ(live["default/big"], (Decision{"Unschedulable", "", unschedulable}));
   EXPECT_EQ(live["default/other"], (Decision{"Pending", "", ""}));  // kube-scheduler's pod

@@ -74,19 +74,3 @@ inline std::pair<int, std::string> kubectl(const ControlPlane& plane,
 }
 
 }  // namespace schedhost::testing::deploy
-
-// In a test body: `kubectl_path` (std::string), or a skip with the reason (a failure when
-// SCHEDHOST_REQUIRE_APISERVER=1).
-#define SCHEDHOST_FIND_KUBECTL(kubectl_path)                         \
-  std::string kubectl_path;                                          \
-  {                                                                  \
-    std::string why_;                                                \
-    auto found_ = ::schedhost::testing::deploy::find_kubectl(&why_); \
-    if (!found_) {                                                   \
-      if (::schedhost::testing::control_plane_required()) {          \
-        FAIL() << "SCHEDHOST_REQUIRE_APISERVER=1 but " << why_;      \
-      }                                                              \
-      GTEST_SKIP() << why_;                                          \
-    }                                                                \
-    kubectl_path = *found_;                                          \
-  }
