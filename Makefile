@@ -82,7 +82,7 @@ tsan-cycle: deps
 # What CI runs after `make test`, within its 45 minutes on 2 cores: AddressSanitizer alone
 # (UBSan's checks double the compile time at -O0) on every suite that needs no API server.
 LIVE_SUITES := live_cache_tests live_connection_tests live_control_plane_tests \
-  live_informer_tests live_serve_tests live_writes_tests
+  live_informer_tests live_serve_tests live_writes_tests live_deploy_tests
 asan-ci:
 	@$(MAKE) --no-print-directory build BUILD=build-asan-ci BUILD_TYPE=Debug \
 	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=address -DSCHEDHOST_BUILD_BENCH=OFF"
