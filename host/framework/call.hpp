@@ -34,6 +34,7 @@ class Call {
   void reset(std::string_view plugin) {
     plugin_ = plugin;
     reasons_.clear();
+    exception_ = false;
   }
 
   const cluster::Snapshot* snapshot() const { return snapshot_; }
@@ -47,6 +48,9 @@ class Call {
   const std::vector<std::string>& reasons() const { return reasons_; }
   // Moves the reasons out (the call is over), so a rejection costs no copy per node.
   std::vector<std::string> take_reasons() { return std::move(reasons_); }
+  // The hook threw (report_exception, ABI 1.4): a fault of the plugin, besides its reason.
+  void mark_exception() { exception_ = true; }
+  bool exception() const { return exception_; }
   // The reasons joined by ", " (upstream Status.Message()).
   std::string message() const;
 
@@ -108,6 +112,7 @@ class Call {
   const PostFilterScope* post_filter_scope_ = nullptr;
   Parallelizer* parallelizer_ = nullptr;
   std::vector<std::string> reasons_;
+  bool exception_ = false;
   std::unique_ptr<Extras> extras_;
 };
 

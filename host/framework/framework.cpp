@@ -162,6 +162,7 @@ Status Framework::to_status(Call& c, const PluginInstance& plugin, schedhost_cod
                              std::to_string(code),
                          plugin.name());
   }
+  if (c.exception()) fault(plugin, PluginFault::Exception);
   Status s;
   s.code = code;
   s.reasons = c.take_reasons();

@@ -104,6 +104,12 @@ void register_event(schedhost_call_t* call, schedhost_str_t resource, schedhost_
   if (call != nullptr) Call::from(call).register_event(view(resource), actions);
 }
 
+void report_exception(schedhost_call_t* call, schedhost_str_t what) {
+  if (call == nullptr) return;
+  Call::from(call).add_reason(view(what));
+  Call::from(call).mark_exception();
+}
+
 schedhost_host_api_t make_table() {
   schedhost_host_api_t t{};
   t.struct_size = sizeof(schedhost_host_api_t);
@@ -121,6 +127,7 @@ schedhost_host_api_t make_table() {
   t.waiting_pod_allow = &waiting_pod_allow;
   t.waiting_pod_reject = &waiting_pod_reject;
   t.register_event = &register_event;
+  t.report_exception = &report_exception;
   fill_object_accessors(t);
   fill_preemption_functions(t);
   return t;
@@ -143,7 +150,8 @@ bool emulate_host_abi_minor(uint32_t minor) {
       offsetof(schedhost_host_api_t, snapshot_nodes_with_pods_count),  // 1.0
       offsetof(schedhost_host_api_t, snapshot_id),                     // 1.1
       offsetof(schedhost_host_api_t, register_event),                  // 1.2
-      sizeof(schedhost_host_api_t),                                    // 1.3
+      offsetof(schedhost_host_api_t, report_exception),                // 1.3
+      sizeof(schedhost_host_api_t),                                    // 1.4
   };
   static_assert(std::size(kSizes) == SCHEDHOST_ABI_MINOR + 1, "a size per minor");
   if (minor > SCHEDHOST_ABI_MINOR) return false;

@@ -66,10 +66,10 @@ std::string load_error(const schedhost_library_t& lib) {
 
 TEST(FakeHostChecks, RefusesAnotherMajorOrANewerMinor) {
   EXPECT_EQ(load_error(library(2, 0)),
-            "built for plugin ABI 2.0, this host has ABI 1.3: rebuild the plugin with the 1.x SDK");
+            "built for plugin ABI 2.0, this host has ABI 1.4: rebuild the plugin with the 1.x SDK");
   EXPECT_EQ(load_error(library(1, 5)),
-            "needs plugin ABI 1.5 or newer, this host has ABI 1.3: upgrade schedhost, or rebuild "
-            "the plugin for ABI 1.3");
+            "needs plugin ABI 1.5 or newer, this host has ABI 1.4: upgrade schedhost, or rebuild "
+            "the plugin for ABI 1.4");
   EXPECT_EQ(load_error(library(1, 0)), "");
 }
 
@@ -176,7 +176,7 @@ TEST(FakeHostChecks, TheTableIsCompleteForThisAbi) {
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_EQ(api->abi_major, SCHEDHOST_ABI_MAJOR);
   EXPECT_EQ(api->abi_minor, SCHEDHOST_ABI_MINOR);
-  // Every function of ABI 1.0 but the preemption ones (NULL in the fake host), and 1.1's to 1.3's.
+  // Every function of ABI 1.0 but the preemption ones (NULL in the fake host), and 1.1's to 1.4's.
   EXPECT_NE(api->log, nullptr);
   EXPECT_NE(api->node_json, nullptr);
   EXPECT_NE(api->waiting_pod_reject, nullptr);
@@ -187,6 +187,7 @@ TEST(FakeHostChecks, TheTableIsCompleteForThisAbi) {
   EXPECT_NE(api->snapshot_revision, nullptr);
   EXPECT_NE(api->snapshot_change_at, nullptr);
   EXPECT_NE(api->register_event, nullptr);
+  EXPECT_NE(api->report_exception, nullptr);
 }
 
 }  // namespace

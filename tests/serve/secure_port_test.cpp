@@ -219,7 +219,7 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
   bool fit_listed = false;
   for (const json& s : families["schedhost_plugins_loaded"]["samples"]) {
     if (s[1]["plugin"] == "NodeResourcesFit") {
-      fit_listed = s[1]["abi"] == "1.3" && s[1]["library"] == "node-resources-fit" &&
+      fit_listed = s[1]["abi"] == "1.4" && s[1]["library"] == "node-resources-fit" &&
                    s[1]["sha256"].get<std::string>().size() == 64 && s[2] == 1;
     }
   }
@@ -239,7 +239,8 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
 
 // A plugin that breaks the ABI's rules costs the pod an Error and shows on /metrics, by plugin
 // and kind: the C fixture Faulty, once returning a status code the ABI lacks (Filter), once a
-// score of 150 (Score), each in its own profile.
+// score of 150 (Score), and the C++ fixture Thrower, whose PreFilter throws (reported through
+// report_exception, ABI 1.4), each in its own profile.
 TEST(ServeSecurePort, PluginFaultsAreCountedByPluginAndKind) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
@@ -256,18 +257,29 @@ TEST(ServeSecurePort, PluginFaultsAreCountedByPluginAndKind) {
   pluginConfig:
   - name: Faulty
     args: {fault: )";
-  const std::string config = dir.write(
-      "faulty.yaml",
-      "apiVersion: kubescheduler.config.k8s.io/v1\n"
-      "kind: KubeSchedulerConfiguration\n"
-      "leaderElection: {leaderElect: false}\n"
-      "profiles:\n"
-      "- schedulerName: faulty-code" +
-          profile + "unknown-code}\n- schedulerName: faulty-score" + profile + "score-150}\n");
+  const std::string config =
+      dir.write("faulty.yaml",
+                "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                "kind: KubeSchedulerConfiguration\n"
+                "leaderElection: {leaderElect: false}\n"
+                "profiles:\n"
+                "- schedulerName: faulty-code" +
+                    profile + "unknown-code}\n- schedulerName: faulty-score" + profile +
+                    "score-150}\n"
+                    "- schedulerName: throwing\n"
+                    "  plugins:\n"
+                    "    multiPoint: {enabled: [{name: Thrower}]}\n");
   // Two nodes: with one, nothing is scored.
   create_node(client, test_node("n1", "2"));
   create_node(client, test_node("n2", "2"));
-  for (const char* scheduler : {"faulty-code", "faulty-score"}) {
+  ScratchDir plugins;
+  plugins.copy_in(
+      std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/plugin_faults/plugin_faults_faulty.so",
+      "faulty.so");
+  plugins.copy_in(
+      std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/plugin_validator/plugin_validator_thrower.so",
+      "thrower.so");
+  for (const char* scheduler : {"faulty-code", "faulty-score", "throwing"}) {
     json pod = test_pod(std::string(scheduler) + "-pod", "100m");
     pod["metadata"]["labels"] = {{"faulty", "yes"}};
     pod["spec"]["schedulerName"] = scheduler;
@@ -276,7 +288,7 @@ TEST(ServeSecurePort, PluginFaultsAreCountedByPluginAndKind) {
   const int port = free_loopback_port();
   ServeProcess serve(*plane, config,
                      {"--bind-address", "127.0.0.1", "--secure-port", std::to_string(port),
-                      "--plugin-dir", std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/plugin_faults"});
+                      "--plugin-dir", plugins.path()});
   kube::ApiClient admin = port_client(port, plane->admin_token());
   json families;
   kube::Response r;
@@ -291,13 +303,18 @@ TEST(ServeSecurePort, PluginFaultsAreCountedByPluginAndKind) {
     return sample(families, "schedhost_plugin_faults_total",
                   {{"kind", "bad_code"}, {"plugin", "Faulty"}}) >= 1 &&
            sample(families, "schedhost_plugin_faults_total",
-                  {{"kind", "bad_score"}, {"plugin", "Faulty"}}) >= 1;
+                  {{"kind", "bad_score"}, {"plugin", "Faulty"}}) >= 1 &&
+           sample(families, "schedhost_plugin_faults_total",
+                  {{"kind", "exception"}, {"plugin", "Thrower"}}) >= 1;
   })) << r.body
       << serve.log();
   // The pods failed with an Error (retried after a backoff), never bound; serve goes on.
   const auto live = live_decisions(client);
   EXPECT_EQ(live.at("default/faulty-code-pod").node, "");
   EXPECT_EQ(live.at("default/faulty-score-pod").node, "");
+  EXPECT_EQ(live.at("default/throwing-pod").result, "SchedulerError");
+  EXPECT_EQ(live.at("default/throwing-pod").message,
+            "running PreFilter plugin \"Thrower\": boom in PreFilter");
   EXPECT_GE(sample(families, "scheduler_schedule_attempts_total",
                    {{"profile", "faulty-code"}, {"result", "error"}}),
             1);

@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #define SCHEDHOST_ABI_MAJOR 1
-#define SCHEDHOST_ABI_MINOR 3
+#define SCHEDHOST_ABI_MINOR 4
 
 /* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
 #define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
@@ -508,7 +508,14 @@ typedef struct schedhost_host_api {
   void (*register_event)(schedhost_call_t* call, schedhost_str_t resource,
                          schedhost_action_t actions);
 
-  /* 1.4 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
+  /* -- 1.4 -- */
+  /* A hook of this call threw (a C++ plugin's exception, caught at the ABI boundary): `what`
+   * becomes the call's reason as add_reason would make it, and the host counts the fault
+   * (schedhost_plugin_faults_total{kind="exception"}). The hook still returns SCHEDHOST_ERROR.
+   * The C++ SDK calls it, falling back to add_reason on an older host. [call] */
+  void (*report_exception)(schedhost_call_t* call, schedhost_str_t what);
+
+  /* 1.5 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;
 
 /* ---------------------------------------------------------------------------------------------

@@ -136,6 +136,17 @@ inline schedhost_code_t report(const schedhost_host_api_t* api, schedhost_call_t
   return static_cast<schedhost_code_t>(status.code());
 }
 
+// An exception caught at the ABI boundary: report_exception (ABI 1.4) lets the host count it as
+// the plugin's fault; an older host gets it as a reason.
+inline void report_exception(const schedhost_host_api_t* api, schedhost_call_t* call,
+                             const char* what) noexcept {
+  if (auto fn = host_fn(api, &schedhost_host_api_t::report_exception)) {
+    fn(call, to_str(what));
+  } else {
+    api->add_reason(call, to_str(what));
+  }
+}
+
 // The exception barrier: nothing thrown by plugin code ever crosses the C ABI.
 template <class Body>
 schedhost_code_t guard(const schedhost_host_api_t* api, schedhost_call_t* call,
@@ -143,9 +154,9 @@ schedhost_code_t guard(const schedhost_host_api_t* api, schedhost_call_t* call,
   try {
     return report(api, call, body());
   } catch (const std::exception& e) {
-    api->add_reason(call, to_str(e.what()));
+    report_exception(api, call, e.what());
   } catch (...) {
-    api->add_reason(call, to_str("unknown exception"));
+    report_exception(api, call, "unknown exception");
   }
   return SCHEDHOST_ERROR;
 }
@@ -563,9 +574,9 @@ struct Thunks {
       return static_cast<schedhost_queueing_hint_t>(
           s.plugin.IsSchedulableAfter(Pod(s.api, pod), to_event(s.api, *event)));
     } catch (const std::exception& e) {
-      s.api->add_reason(call, to_str(e.what()));
+      report_exception(s.api, call, e.what());
     } catch (...) {
-      s.api->add_reason(call, to_str("unknown exception"));
+      report_exception(s.api, call, "unknown exception");
     }
     return SCHEDHOST_QUEUE;
   }

@@ -98,6 +98,7 @@ struct CallRecord {
   std::optional<std::vector<std::string>> node_names;
   std::optional<std::string> nominated_node;
   std::vector<std::pair<std::string, schedhost_action_t>> events;  // register_event, in order
+  bool threw = false;  // report_exception (ABI 1.4): the hook threw; its what() is a reason
   // false for the calls that have no snapshot in the host (events_to_register, queueing hints):
   // the snapshot, namespace and waiting-pod functions then answer nothing.
   bool has_snapshot = true;
@@ -365,6 +366,11 @@ struct HostApi {
   }
   static void set_nominated_node(schedhost_call_t* c, schedhost_str_t name) {
     if (c != nullptr) call(c)->nominated_node = std::string(view(name));
+  }
+  static void report_exception(schedhost_call_t* c, schedhost_str_t what) {
+    if (c == nullptr) return;
+    call(c)->reasons.emplace_back(view(what));
+    call(c)->threw = true;
   }
   static void register_event(schedhost_call_t* c, schedhost_str_t resource,
                              schedhost_action_t actions) {
@@ -791,6 +797,7 @@ struct HostApi {
     t.namespace_label_count = &namespace_label_count;
     t.namespace_label_at = &namespace_label_at;
     t.register_event = &register_event;
+    t.report_exception = &report_exception;
     return t;
   }
 };
