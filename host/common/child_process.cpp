@@ -113,6 +113,9 @@ ChildEnd run_child_process(const ChildSpec& spec,
     } else if (::dup2(fds[1], kChildFd) < 0) {
       ::_exit(127);
     }
+    if (spec.capture_output) {
+      ::dup2(kChildFd, STDERR_FILENO);
+    }
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
     ::execve(spec.program.c_str(), argv.data(), envp.data());
     ::_exit(127);
