@@ -29,15 +29,8 @@ namespace fs = std::filesystem;
 
 const std::string kExampleFilter = example_plugin_dir() + "/example_filter.so";
 
-const std::string kOldProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-leaderElection:
-  leaseDuration: 4s
-  renewDeadline: 3s
-  retryPeriod: 500ms
-profiles:
-- schedulerName: default-scheduler
-)";
+// Leader election on (the Event goes on the Lease), with short durations.
+const std::string kOldProfile = kShortLeaseProfile;
 
 const std::string kFilterProfile = kOldProfile + R"(  plugins:
     filter:
@@ -118,15 +111,6 @@ std::string create_pod(kube::ApiClient& client, const std::string& name, const s
 
 std::string node_of(kube::ApiClient& client, const std::string& name) {
   return live_decisions(client)["default/" + name].node;
-}
-
-bool all_bound(kube::ApiClient& client, const std::set<std::string>& names) {
-  const auto live = live_decisions(client);
-  for (const std::string& n : names) {
-    auto it = live.find("default/" + n);
-    if (it == live.end() || it->second.node.empty()) return false;
-  }
-  return true;
 }
 
 // How many file descriptors process pid has open.
