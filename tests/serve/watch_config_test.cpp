@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "live/watched_files.hpp"
 #include "serve/serve_support.hpp"
 
 namespace schedhost::testing::watch_config_test {
@@ -129,6 +130,36 @@ std::vector<json> lease_events(kube::ApiClient& client, const std::string& reaso
 void expect_old_rules(Watched& w, const std::string& name) {
   create_pod(w.client, name, "3");
   EXPECT_TRUE(eventually([&] { return node_of(w.client, name) == "edge-1"; })) << w.serve->log();
+}
+
+// What the poll compares, without a server: a `..data` swap and a plugin rewritten in place are
+// changes, an untouched tree is not, and the change is described by path.
+TEST(WatchConfig, TheSnapshotSeesASymlinkSwapAndAPluginRewrittenInPlace) {
+  ScratchDir dir;
+  ConfigMapMount mount(dir.file("config"), kOldProfile);
+  fs::create_directories(dir.file("plugins"));
+  const std::string plugin = dir.write("plugins/a.so", "first");
+  dir.write("plugins/notes.txt", "not a plugin");
+  const live::WatchedPaths paths{{mount.config()}, {dir.file("plugins")}};
+  const live::WatchedFiles loaded = live::snapshot(paths);
+  ASSERT_EQ(loaded.size(), 2u);
+  EXPECT_EQ(live::snapshot(paths), loaded);
+
+  mount.update(kOldProfile);  // the same bytes, a new version directory
+  const live::WatchedFiles swapped = live::snapshot(paths);
+  EXPECT_NE(swapped, loaded);
+  EXPECT_EQ(live::describe_changes(loaded, swapped), "changed: " + mount.config());
+  EXPECT_TRUE(live::changed_plugin_files(loaded, swapped).empty());
+
+  std::ofstream(plugin, std::ios::binary | std::ios::trunc) << "second, longer";
+  dir.write("plugins/b.so", "new");
+  const live::WatchedFiles rewritten = live::snapshot(paths);
+  EXPECT_EQ(live::describe_changes(swapped, rewritten),
+            "changed: " + plugin + "; added: " + dir.file("plugins/b.so"));
+  EXPECT_EQ(live::changed_plugin_files(swapped, rewritten),
+            (std::vector<std::string>{plugin, dir.file("plugins/b.so")}));
+  fs::remove(plugin);
+  EXPECT_EQ(live::describe_changes(rewritten, live::snapshot(paths)), "removed: " + plugin);
 }
 
 TEST(WatchConfig, APluginCopiedInAndAProfileEnablingItAreServedAfterAReExecutionNoPodLost) {
