@@ -94,6 +94,21 @@ ReloadCounts inherited_reload_counts() {
   return counts;
 }
 
+// --watch-config accepted a change and the scheduler has stopped: this process becomes a new one
+// on the same command line, which loads the new set. Returns never: if execve fails, exits 1.
+[[noreturn]] void reexecute(const std::vector<std::string>& command_line, ReloadCounts reloads) {
+  spdlog::info("serve: re-executing on the new configuration");
+  spdlog::default_logger()->flush();
+  std::fflush(nullptr);
+  const std::string why = live::reexecute(
+      command_line, {std::string(kReloadsVariable) + "=" + std::to_string(reloads.success) + "," +
+                     std::to_string(reloads.failure)});
+  spdlog::error("serve: {}; exiting", why);
+  spdlog::shutdown();
+  std::fflush(nullptr);
+  std::_Exit(kExitFailure);
+}
+
 std::chrono::milliseconds flag_duration(const char* flag, const std::string& text) {
   const auto d = parse_go_duration(text);
   if (!d) {
@@ -299,16 +314,7 @@ int serve(const ServeCommandOptions& options) {
   if (reload.load() && !g_terminated.load()) {
     secure.reset();  // the new process listens on the same port
     events->flush();
-    spdlog::info("serve: re-executing {} on the new configuration", command_line.front());
-    spdlog::default_logger()->flush();
-    std::fflush(nullptr);
-    const std::string why = live::reexecute(
-        command_line, {std::string(kReloadsVariable) + "=" + std::to_string(reloads.success + 1) +
-                       "," + std::to_string(reloads.failure)});
-    spdlog::error("serve: {}; exiting", why);
-    spdlog::shutdown();
-    std::fflush(nullptr);
-    std::_Exit(kExitFailure);
+    reexecute(command_line, {reloads.success + 1, reloads.failure});
   }
   if (given_up > 0) {
     // Threads still run plugin code: unloading the plugins under them would crash, so the

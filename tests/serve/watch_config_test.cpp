@@ -170,19 +170,20 @@ TEST(WatchConfig, APluginCopiedInAndAProfileEnablingItAreServedAfterAReExecution
   ASSERT_TRUE(eventually([&] { return w.occurrences("became leader") == 1; })) << w.serve->log();
   std::set<std::string> pods;
   for (int i = 0; i < 3; ++i)
-    pods.insert(create_pod(w.client, "before-" + std::to_string(i), "100m"));
+    pods.insert(create_pod(w.client, "before-" + std::to_string(i), "10m"));
   expect_old_rules(w, "before-big");
   ASSERT_TRUE(eventually([&] { return all_bound(w.client, pods); })) << w.serve->log();
   const int fds_before = open_fds(pid);
 
-  // The plugin copied in, the profile enabling it swapped in; pods keep coming meanwhile.
+  // The plugin copied in, the profile enabling it swapped in; pods keep coming meanwhile, two a
+  // second (10m each: worker-1 takes all that the new process schedules, however long it takes).
   fs::copy_file(kExampleFilter, w.plugins() + "/example_filter.so");
   w.mount.update(kFilterProfile);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
   for (int i = 0; w.occurrences("became leader") < 2; ++i) {
     ASSERT_LT(std::chrono::steady_clock::now(), deadline) << w.serve->log();
-    pods.insert(create_pod(w.client, "during-" + std::to_string(i), "100m"));
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    pods.insert(create_pod(w.client, "during-" + std::to_string(i), "10m"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   const std::string log = w.serve->log();
   EXPECT_NE(log.find("serve: configuration changed (changed: " + w.mount.config() +
@@ -197,7 +198,7 @@ TEST(WatchConfig, APluginCopiedInAndAProfileEnablingItAreServedAfterAReExecution
   // The new rules: small pods go to worker-1 only, a 3-cpu pod fits nowhere.
   std::set<std::string> after;
   for (int i = 0; i < 3; ++i)
-    after.insert(create_pod(w.client, "after-" + std::to_string(i), "100m"));
+    after.insert(create_pod(w.client, "after-" + std::to_string(i), "10m"));
   create_pod(w.client, "after-big", "3");
   ASSERT_TRUE(eventually([&] { return all_bound(w.client, after); })) << w.serve->log();
   for (const std::string& name : after)
