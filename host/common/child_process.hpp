@@ -4,6 +4,7 @@
 // validator and the loader's probe both run plugin code this way.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -25,6 +26,9 @@ struct ChildSpec {
   // The child's stdout and stderr go to on_line too (instead of our stderr): for a child whose
   // error lines the caller reports, e.g. `schedhost validate` run by `serve --watch-config`.
   bool capture_output = false;
+  // When set (by another thread), the child is killed at once, as if its time were up
+  // (Kind::TimedOut): for a caller that is shutting down. Checked every 100 ms.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ChildEnd {

@@ -15,8 +15,10 @@ struct ChildRun {
   std::vector<std::string> lines;
 };
 
-ChildRun run_validate(const std::vector<std::string>& args, std::chrono::milliseconds timeout) {
+ChildRun run_validate(const std::vector<std::string>& args, std::chrono::milliseconds timeout,
+                      const std::atomic<bool>* cancel) {
   ChildSpec spec;
+  spec.cancel = cancel;
   spec.args = args;
   // The validators print only when they are done: the whole run must fit in the silence allowed.
   spec.timeout = timeout;
@@ -81,8 +83,8 @@ std::vector<std::string> trust_flags(const loader::PluginTrust& trust) {
 CheckVerdict check_out_of_process(const ConfigCheck& check,
                                   const std::vector<std::string>& plugin_files) {
   for (const std::string& file : plugin_files) {
-    const std::string why =
-        refusal(run_validate({"validate", "--plugin", file}, check.timeout), check.timeout);
+    const std::string why = refusal(
+        run_validate({"validate", "--plugin", file}, check.timeout, check.cancel), check.timeout);
     // The validator's own lines name the file already; the other reasons do not.
     if (!why.empty()) return {false, why.rfind(file, 0) == 0 ? why : file + ": " + why};
   }
@@ -91,7 +93,7 @@ CheckVerdict check_out_of_process(const ConfigCheck& check,
     args.insert(args.end(), {"--plugin-dir", dir});
   const std::vector<std::string> trust = trust_flags(check.trust);
   args.insert(args.end(), trust.begin(), trust.end());
-  const std::string why = refusal(run_validate(args, check.timeout), check.timeout);
+  const std::string why = refusal(run_validate(args, check.timeout, check.cancel), check.timeout);
   if (why.empty()) return {true, ""};
   // validate --config's error lines start with the file they are about (the profile, with its
   // line, or a plugin library); its other ends are about the profile.

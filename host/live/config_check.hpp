@@ -6,6 +6,7 @@
 // process, so a half-copied or crashing library cannot take it down.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@ struct ConfigCheck {
   loader::PluginTrust trust;
   // How long one child may take, from its start to its end.
   std::chrono::milliseconds timeout{60'000};
+  // Set when serve stops: the child running is killed, and the verdict does not matter.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct CheckVerdict {

@@ -22,6 +22,7 @@ ConfigWatch::~ConfigWatch() {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
+  cancel_.store(true);
   wake_.notify_all();
   thread_.join();
 }
@@ -52,8 +53,10 @@ void ConfigWatch::run() {
     if (Clock::now() - since < options_.quiet) continue;
     spdlog::debug("serve: configuration change settled ({}); checking it in child processes",
                   describe_changes(loaded_, now));
-    const CheckVerdict verdict =
-        check_out_of_process(options_.check, changed_plugin_files(loaded_, now));
+    ConfigCheck check = options_.check;
+    check.cancel = &cancel_;
+    const CheckVerdict verdict = check_out_of_process(check, changed_plugin_files(loaded_, now));
+    if (cancel_.load()) return;  // serve is stopping: the verdict no longer matters
     if (snapshot(options_.paths) != now) continue;  // changed during the check: check it again
     checked = now;
     settling.reset();

@@ -34,7 +34,7 @@ class ConfigWatch {
   ConfigWatch(ConfigWatchOptions options, WatchedFiles loaded,
               std::function<void(const std::string& changes)> on_accepted,
               std::function<void(const std::string& reason)> on_refused);
-  // Stops polling; a check in progress is waited for (its children have a timeout).
+  // Stops polling; a check in progress is cut short (its child killed).
   ~ConfigWatch();
   ConfigWatch(const ConfigWatch&) = delete;
   ConfigWatch& operator=(const ConfigWatch&) = delete;
@@ -50,6 +50,7 @@ class ConfigWatch {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  std::atomic<bool> cancel_{false};  // stopping_, for the check's children
   std::thread thread_;
 };
 

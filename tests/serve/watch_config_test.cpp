@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/child_process.hpp"
 #include "live/watched_files.hpp"
 #include "serve/serve_support.hpp"
 
@@ -160,6 +162,26 @@ TEST(WatchConfig, TheSnapshotSeesASymlinkSwapAndAPluginRewrittenInPlace) {
             (std::vector<std::string>{plugin, dir.file("plugins/b.so")}));
   fs::remove(plugin);
   EXPECT_EQ(live::describe_changes(rewritten, live::snapshot(paths)), "removed: " + plugin);
+}
+
+// SIGTERM amid a check: the check's child is killed at once, not waited for (its timeout is a
+// minute, more than a Pod's grace).
+TEST(WatchConfig, ACheckInProgressIsCutShortWhenServeStops) {
+  std::atomic<bool> cancel{false};
+  ChildSpec spec;
+  spec.program = "/bin/sleep";
+  spec.args = {"30"};
+  spec.timeout = std::chrono::seconds(60);
+  spec.cancel = &cancel;
+  std::thread stopper([&cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancel.store(true);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const ChildEnd end = run_child_process(spec, [](std::string_view) {});
+  stopper.join();
+  EXPECT_EQ(end.kind, ChildEnd::Kind::TimedOut);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(WatchConfig, APluginCopiedInAndAProfileEnablingItAreServedAfterAReExecutionNoPodLost) {
