@@ -18,9 +18,14 @@
 #include "common/go_duration.hpp"
 #include "common/input_error.hpp"
 #include "kube/api_client.hpp"
+#include "kube/event_recorder.hpp"
+#include "live/config_watch.hpp"
 #include "live/connection.hpp"
 #include "live/leader_election.hpp"
 #include "live/live_scheduler.hpp"
+#include "live/own_object.hpp"
+#include "live/reexec.hpp"
+#include "loader/plugin_directories.hpp"
 #include "loader/plugin_file.hpp"
 #include "serving/configz.hpp"
 #include "serving/secure_server.hpp"
@@ -46,12 +51,63 @@ struct ServeCommandOptions {
   std::optional<std::string> resource_namespace;
   serving::SecureServingOptions secure;
   std::vector<std::string> always_allow_paths;
+  bool watch_config = false;
 };
 
 std::atomic<bool> g_stop{false};
+std::atomic<bool> g_terminated{false};  // SIGTERM or SIGINT: stop for good, even amid a reload
 
 void on_signal(int) {
+  g_terminated.store(true);
   g_stop.store(true);
+}
+
+// --watch-config: what to poll (the configuration, the digests file, the user's plugin
+// directories: the built-in one ships with the binary) and how to check a change.
+live::ConfigWatchOptions watch_options(const ServeCommandOptions& o) {
+  live::ConfigWatchOptions w;
+  w.paths.files.push_back(o.config);
+  if (!o.trust.digests_file.empty()) w.paths.files.push_back(o.trust.digests_file);
+  for (const loader::PluginDirectory& dir : loader::plugin_directories(o.plugin_dirs)) {
+    if (!dir.builtin) w.paths.plugin_dirs.push_back(dir.path);
+  }
+  w.check.config = o.config;
+  w.check.plugin_dirs = o.plugin_dirs;
+  w.check.trust = o.trust;
+  return w;
+}
+
+// schedhost_config_reloads_total survives the re-execution in this variable: "success,failure".
+constexpr const char* kReloadsVariable = "SCHEDHOST_CONFIG_RELOADS";
+
+struct ReloadCounts {
+  std::uint64_t success = 0;
+  std::uint64_t failure = 0;
+};
+
+ReloadCounts inherited_reload_counts() {
+  ReloadCounts counts;
+  if (const char* text = std::getenv(kReloadsVariable)) {
+    unsigned long long success = 0;
+    unsigned long long failure = 0;
+    if (std::sscanf(text, "%llu,%llu", &success, &failure) == 2) counts = {success, failure};
+  }
+  return counts;
+}
+
+// --watch-config accepted a change and the scheduler has stopped: this process becomes a new one
+// on the same command line, which loads the new set. Returns never: if execve fails, exits 1.
+[[noreturn]] void reexecute(const std::vector<std::string>& command_line, ReloadCounts reloads) {
+  spdlog::info("serve: re-executing on the new configuration");
+  spdlog::default_logger()->flush();
+  std::fflush(nullptr);
+  const std::string why = live::reexecute(
+      command_line, {std::string(kReloadsVariable) + "=" + std::to_string(reloads.success) + "," +
+                     std::to_string(reloads.failure)});
+  spdlog::error("serve: {}; exiting", why);
+  spdlog::shutdown();
+  std::fflush(nullptr);
+  std::_Exit(kExitFailure);
 }
 
 std::chrono::milliseconds flag_duration(const char* flag, const std::string& text) {
@@ -88,6 +144,20 @@ live::LeaderElectionConfig leader_election(const ServeCommandOptions& o,
 int serve(const ServeCommandOptions& options) {
   // The log level is main()'s: -v (kube-scheduler's: 4 and up the API traffic) and --log-level
   // are global flags; without them serve logs at info, its start and stop lines included.
+
+  // --watch-config: the files as they are before they are read (a change made while this
+  // process loads them is then seen), and the command line to re-execute.
+  const std::vector<std::string> command_line = live::own_command_line();
+  std::optional<live::ConfigWatchOptions> watching;
+  std::optional<live::WatchedFiles> loaded_files;
+  ReloadCounts reloads = inherited_reload_counts();
+  if (options.watch_config) {
+    watching = watch_options(options);
+    loaded_files = live::snapshot(watching->paths);
+    if (reloads.success > 0) {
+      spdlog::info("serve: re-executed on a changed configuration (reload {})", reloads.success);
+    }
+  }
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
@@ -140,6 +210,10 @@ int serve(const ServeCommandOptions& options) {
     }
   }
   if (elector) metrics.set_leader(election.name, false);
+  if (watching) {
+    metrics.config_reload("success", reloads.success);
+    metrics.config_reload("failure", reloads.failure);
+  }
   serve_options.metrics = &metrics;
   live::LiveScheduler scheduler(configuration, registry, client, serve_options);
 
@@ -199,11 +273,51 @@ int serve(const ServeCommandOptions& options) {
   sigemptyset(&action.sa_mask);
   sigaction(SIGTERM, &action, nullptr);
   sigaction(SIGINT, &action, nullptr);
+
+  // --watch-config: a refused change is reported (log, Event, metric) and serving goes on; an
+  // accepted one stops the scheduler as SIGTERM does, and this process re-executes below.
+  std::optional<kube::ApiClient> events_client;
+  std::unique_ptr<kube::EventRecorder> events;
+  std::unique_ptr<live::ConfigWatch> watch;
+  std::atomic<bool> reload{false};
+  if (watching) {
+    events_client.emplace(client.config());
+    events = std::make_unique<kube::EventRecorder>(*events_client);
+    const std::string reporter = configuration.profiles.front().scheduler_name;
+    auto accepted = [&reload](const std::string& changes) {
+      spdlog::info("serve: configuration changed ({}) and passed validate: draining to re-execute",
+                   changes);
+      reload.store(true);
+      g_stop.store(true);
+    };
+    auto refused = [&, reporter](const std::string& reason) {
+      spdlog::error(
+          "serve: configuration change refused, still serving the previous plugins and profiles: "
+          "{}",
+          reason);
+      metrics.config_reload("failure");
+      ++reloads.failure;
+      const nlohmann::json self = live::own_object(*events_client, lock);
+      if (!self.is_null()) {
+        events->record(self, "Warning", "ConfigReloadRejected", "Reload",
+                       "Configuration change refused, still serving the previous set: " + reason,
+                       reporter, kube::reporting_instance_for(reporter));
+      }
+    };
+    watch = std::make_unique<live::ConfigWatch>(*watching, *loaded_files, accepted, refused);
+  }
+
   const std::size_t given_up = scheduler.run(g_stop);
+  watch.reset();
   if (elector) elector->release();  // another replica takes over without waiting for the lease
   const live::ServeStats stats = scheduler.stats();
   spdlog::info("serve: stopped: {} attempts, {} bound, {} unschedulable, {} errors", stats.attempts,
                stats.bound, stats.unschedulable, stats.errors);
+  if (reload.load() && !g_terminated.load()) {
+    secure.reset();  // the new process listens on the same port
+    events->flush();
+    reexecute(command_line, {reloads.success + 1, reloads.failure});
+  }
   if (given_up > 0) {
     // Threads still run plugin code: unloading the plugins under them would crash, so the
     // process ends here, without destructors.
@@ -246,6 +360,13 @@ Subcommand add_serve_command(CLI::App& app) {
   sub->add_option("--authorization-always-allow-paths", options->always_allow_paths,
                   "Paths served without asking the API server (default /healthz,/readyz,/livez)")
       ->delimiter(',');
+  sub->add_flag(
+      "--watch-config", options->watch_config,
+      "Poll --config, --plugin-digests and the plugin directories every second; once a change "
+      "has settled for 2 s, check it with `schedhost validate` in child processes and, if it "
+      "passes, drain as on SIGTERM and re-execute on it; if not, keep serving and report why "
+      "(log, a ConfigReloadRejected Event, schedhost_config_reloads_total). Off by default, as "
+      "in kube-scheduler: a re-execution drops the queue's backoff state, so it is opt-in");
   sub->add_option("--leader-elect", options->leader_elect,
                   "Elect a leader among replicas on a Lease before scheduling (default true, "
                   "or the configuration's leaderElection.leaderElect)");

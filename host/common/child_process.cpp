@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <thread>
 
 namespace schedhost {
@@ -80,6 +81,15 @@ void kill_and_reap(pid_t pid) {
   }
 }
 
+bool cancelled(const ChildSpec& spec) {
+  return spec.cancel != nullptr && spec.cancel->load();
+}
+
+// How long one poll() may wait: to the deadline, or 100 ms when the caller may cancel.
+long poll_slice(const ChildSpec& spec) {
+  return spec.cancel != nullptr ? 100 : std::numeric_limits<int>::max();
+}
+
 }  // namespace
 
 std::string signal_name(int signal) {
@@ -113,6 +123,9 @@ ChildEnd run_child_process(const ChildSpec& spec,
     } else if (::dup2(fds[1], kChildFd) < 0) {
       ::_exit(127);
     }
+    if (spec.capture_output) {
+      ::dup2(kChildFd, STDERR_FILENO);
+    }
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
     ::execve(spec.program.c_str(), argv.data(), envp.data());
     ::_exit(127);
@@ -124,13 +137,14 @@ ChildEnd run_child_process(const ChildSpec& spec,
   for (;;) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) {
+    if (left.count() <= 0 || cancelled(spec)) {
       kill_and_reap(pid);
       ::close(fds[0]);
       return timed_out();
     }
     pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+    const int ready =
+        ::poll(&p, 1, static_cast<int>(std::min<long>(left.count(), poll_slice(spec))));
     if (ready <= 0) continue;  // EINTR, or the deadline check above ends it
     char chunk[4096];
     const ssize_t n = ::read(fds[0], chunk, sizeof chunk);
@@ -155,7 +169,7 @@ ChildEnd run_child_process(const ChildSpec& spec,
       end.exit_code = -1;
       return end;
     }
-    if (Clock::now() >= deadline) {
+    if (Clock::now() >= deadline || cancelled(spec)) {
       kill_and_reap(pid);
       return timed_out();
     }

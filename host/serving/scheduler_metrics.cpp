@@ -288,6 +288,20 @@ void SchedulerMetrics::plugin_loaded(const std::string& plugin, const std::strin
       .Set(1);
 }
 
+void SchedulerMetrics::config_reload(const std::string& result, std::uint64_t count) {
+  std::lock_guard lock(mutex_);
+  // Registered on first use (the registry returns the same family after that): only serve
+  // --watch-config has it.
+  BuildCounter()
+      .Name("schedhost_config_reloads_total")
+      .Help(
+          "Configuration changes serve --watch-config checked, by result: success (it "
+          "re-executed on them) or failure (refused, still serving the previous set).")
+      .Register(*registry_)
+      .Add({{"result", result}})
+      .Increment(static_cast<double>(count));
+}
+
 void SchedulerMetrics::update_process_metrics() {
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) == 0) {

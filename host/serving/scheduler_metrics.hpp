@@ -44,6 +44,9 @@ class SchedulerMetrics final : public framework::FrameworkMetrics {
   void set_leader(const std::string& lease_name, bool leading);
   void plugin_loaded(const std::string& plugin, const std::string& library,
                      const std::string& version, const std::string& abi, const std::string& sha256);
+  // schedhost_config_reloads_total{result}: `serve --watch-config` checked a changed
+  // configuration, "success" (re-executed on it) or "failure" (refused); count 0 shows the series.
+  void config_reload(const std::string& result, std::uint64_t count = 1);
 
   void extension_point(const std::string& profile, std::string_view point_label,
                        schedhost_code_t code, double seconds) override;

@@ -44,15 +44,6 @@ std::set<std::string> create_pods(kube::ApiClient& client, const std::string& pr
   return names;
 }
 
-bool all_bound(kube::ApiClient& client, const std::set<std::string>& names) {
-  const auto live = live_decisions(client);
-  for (const std::string& n : names) {
-    auto it = live.find("default/" + n);
-    if (it == live.end() || it->second.node.empty()) return false;
-  }
-  return true;
-}
-
 // The identity a replica logged when it became a candidate.
 std::string identity_of(const ServeProcess& serve) {
   const std::string log = serve.log();
@@ -68,15 +59,7 @@ bool logged(const ServeProcess& serve, const std::string& text) {
 }
 
 std::string write_profile(const ScratchDir& dir) {
-  return dir.write("profile.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-leaderElection:
-  leaseDuration: 4s
-  renewDeadline: 3s
-  retryPeriod: 500ms
-profiles:
-- schedulerName: default-scheduler
-)");
+  return dir.write("profile.yaml", kShortLeaseProfile);
 }
 
 TEST(ServeLeaderElection, OnlyTheLeaderSchedulesAndTheFollowerTakesOverWhenItDies) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -134,6 +135,18 @@ inline std::map<std::string, Decision> run_decisions(const std::string& config,
   return out;
 }
 
+// A profile with leader election on short durations (lease 4 s, renew 3 s, retry 500 ms), so
+// that the tests that hand the Lease over are quick.
+inline const std::string kShortLeaseProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection:
+  leaseDuration: 4s
+  renewDeadline: 3s
+  retryPeriod: 500ms
+profiles:
+- schedulerName: default-scheduler
+)";
+
 // What the API server shows for each pod: Scheduled on its node, or Unschedulable with the
 // PodScheduled condition's message, or "Pending" (no decision written yet).
 inline std::map<std::string, Decision> live_decisions(kube::ApiClient& client) {
@@ -153,6 +166,16 @@ inline std::map<std::string, Decision> live_decisions(kube::ApiClient& client) {
     out[key] = d;
   }
   return out;
+}
+
+// Whether every pod default/<name> of names is bound to a node.
+inline bool all_bound(kube::ApiClient& client, const std::set<std::string>& names) {
+  const auto live = live_decisions(client);
+  for (const std::string& n : names) {
+    auto it = live.find("default/" + n);
+    if (it == live.end() || it->second.node.empty()) return false;
+  }
+  return true;
 }
 
 // The events.k8s.io/v1 events about pod ns/name with this reason, oldest first (by eventTime):
