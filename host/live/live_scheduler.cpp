@@ -382,24 +382,14 @@ void LiveScheduler::write_failure(const PodPtr& pod, const std::string& reason,
   const std::string profile = pod->scheduler_name();
   events_.record(object, "Warning", "FailedScheduling", "Scheduling", message, profile,
                  kube::reporting_instance_for(profile));
-  const auto patch = kube::scheduling_failure_patch(object, reason, message, nominated,
-                                                    std::chrono::system_clock::now());
-  if (!patch) return;
-  // The patch is idempotent: a connection cut on the way is tried again twice, since a pod left
-  // without its condition would wait for an event (or the 5-minute flush) to be tried again.
-  for (int attempt = 1;; ++attempt) {
-    try {
-      kube::send_pod_status_patch(client_, object, *patch);
-      return;
-    } catch (const kube::ApiError& e) {
-      if (e.transient() && attempt < 3) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100 * attempt));
-        continue;
-      }
-      // Upstream logs it and goes on (the pod may be gone).
-      spdlog::warn("serve: could not write the status of {}: {}", pod->key(), e.what());
-      return;
+  try {
+    if (auto patch = kube::scheduling_failure_patch(object, reason, message, nominated,
+                                                    std::chrono::system_clock::now())) {
+      kube::send_pod_status_patch(client_, object, *patch);  // retried as upstream retries it
     }
+  } catch (const kube::ApiError& e) {
+    // Upstream logs it and goes on (the pod may be gone).
+    spdlog::warn("serve: could not write the status of {}: {}", pod->key(), e.what());
   }
 }
 

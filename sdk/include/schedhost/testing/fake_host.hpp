@@ -98,7 +98,6 @@ struct CallRecord {
   std::optional<std::vector<std::string>> node_names;
   std::optional<std::string> nominated_node;
   std::vector<std::pair<std::string, schedhost_action_t>> events;  // register_event, in order
-  bool threw = false;  // report_exception (ABI 1.4): the hook threw; its what() is a reason
   // false for the calls that have no snapshot in the host (events_to_register, queueing hints):
   // the snapshot, namespace and waiting-pod functions then answer nothing.
   bool has_snapshot = true;
@@ -367,11 +366,8 @@ struct HostApi {
   static void set_nominated_node(schedhost_call_t* c, schedhost_str_t name) {
     if (c != nullptr) call(c)->nominated_node = std::string(view(name));
   }
-  static void report_exception(schedhost_call_t* c, schedhost_str_t what) {
-    if (c == nullptr) return;
-    call(c)->reasons.emplace_back(view(what));
-    call(c)->threw = true;
-  }
+  // A thrown hook's what() is its reason, as the host makes it (the host also counts a fault).
+  static void report_exception(schedhost_call_t* c, schedhost_str_t what) { add_reason(c, what); }
   static void register_event(schedhost_call_t* c, schedhost_str_t resource,
                              schedhost_action_t actions) {
     if (c != nullptr) call(c)->events.emplace_back(std::string(view(resource)), actions);
