@@ -19,7 +19,7 @@
 #include "cluster/cluster_file.hpp"
 #include "config/config_parser.hpp"
 #include "config/profile_resolver.hpp"
-#include "framework/plugin_call_counter.hpp"
+#include "framework/hook_activity.hpp"
 #include "loader/plugin_directories.hpp"
 #include "loader/plugin_registry.hpp"
 #include "scheduler/feasible_nodes.hpp"
@@ -230,13 +230,13 @@ nlohmann::json run_workload(const Workload& w, const RunnerSettings& settings) {
     changes.push_back(std::chrono::duration<double>(Clock::now() - start).count());
   };
   const double cpu_before = cpu_seconds();
-  const std::uint64_t calls_before = schedhost::framework::PluginCallCounter::total();
+  const std::uint64_t calls_before = schedhost::framework::HookActivity::total_calls();
   start = Clock::now();
   const schedhost::scheduler::RunResult result =
       schedhost::scheduler::run_scheduler(config, registry, cluster, options);
   const double run_s = seconds_since(start);
   const double run_cpu_s = cpu_seconds() - cpu_before;
-  const std::uint64_t calls = schedhost::framework::PluginCallCounter::total() - calls_before;
+  const std::uint64_t calls = schedhost::framework::HookActivity::total_calls() - calls_before;
   const double rss = peak_rss_mib();
 
   const auto summary = result.summary();

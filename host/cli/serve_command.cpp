@@ -21,6 +21,7 @@
 #include "kube/event_recorder.hpp"
 #include "live/config_watch.hpp"
 #include "live/connection.hpp"
+#include "live/hook_watchdog.hpp"
 #include "live/leader_election.hpp"
 #include "live/live_scheduler.hpp"
 #include "live/own_object.hpp"
@@ -52,6 +53,7 @@ struct ServeCommandOptions {
   serving::SecureServingOptions secure;
   std::vector<std::string> always_allow_paths;
   bool watch_config = false;
+  std::string plugin_hook_timeout = "10s";
 };
 
 std::atomic<bool> g_stop{false};
@@ -119,6 +121,20 @@ std::chrono::milliseconds flag_duration(const char* flag, const std::string& tex
   return std::chrono::duration_cast<std::chrono::milliseconds>(*d);
 }
 
+// --plugin-hook-timeout: a watchdog over the scheduling cycle's hooks, or none for 0.
+std::unique_ptr<live::HookWatchdog> hook_watchdog(std::chrono::milliseconds bound,
+                                                  serving::SchedulerMetrics& metrics) {
+  if (bound.count() <= 0) return nullptr;
+  return std::make_unique<live::HookWatchdog>(bound, [&metrics](const live::OverdueHook& h) {
+    spdlog::error(
+        "serve: plugin \"{}\"'s {} has run for more than {}s and is still running: the host "
+        "cannot interrupt a plugin, so that scheduling thread waits for it (/livez fails while it "
+        "lasts; fix or disable the plugin)",
+        h.plugin, h.hook, std::chrono::duration<double>(h.running).count());
+    metrics.plugin_fault(h.plugin, framework::PluginFault::Timeout);
+  });
+}
+
 // The configuration's leaderElection block, then the flags given on the command line.
 live::LeaderElectionConfig leader_election(const ServeCommandOptions& o,
                                            const config::SchedulerConfiguration& configuration) {
@@ -158,6 +174,8 @@ int serve(const ServeCommandOptions& options) {
       spdlog::info("serve: re-executed on a changed configuration (reload {})", reloads.success);
     }
   }
+  const std::chrono::milliseconds hook_bound =
+      flag_duration("--plugin-hook-timeout", options.plugin_hook_timeout);
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
@@ -216,6 +234,7 @@ int serve(const ServeCommandOptions& options) {
   }
   serve_options.metrics = &metrics;
   live::LiveScheduler scheduler(configuration, registry, client, serve_options);
+  const std::unique_ptr<live::HookWatchdog> watchdog = hook_watchdog(hook_bound, metrics);
 
   // The secure port: health, /metrics and /configz, behind the API server's authentication and
   // authorization.
@@ -242,7 +261,8 @@ int serve(const ServeCommandOptions& options) {
     endpoints.configz = serving::configz(configuration, election).dump();
     live::LiveScheduler* s = &scheduler;
     live::LeaderElector* e = elector.get();
-    endpoints.checks = [s, e](const std::string& endpoint) {
+    const live::HookWatchdog* w = watchdog.get();
+    endpoints.checks = [s, e, w](const std::string& endpoint) {
       std::vector<serving::HealthCheck> checks;
       if (e != nullptr) {
         checks.push_back({"leaderElection", [e]() -> std::optional<std::string> {
@@ -252,6 +272,7 @@ int serve(const ServeCommandOptions& options) {
       } else {
         checks.push_back({"ping", [] { return std::optional<std::string>(); }});
       }
+      if (w != nullptr) checks.push_back({"plugin-hooks", [w] { return w->stuck(); }});
       if (endpoint == "readyz") {
         checks.push_back({"sched-handler-sync", [s]() -> std::optional<std::string> {
                             if (s->synced()) return std::nullopt;
@@ -348,6 +369,10 @@ Subcommand add_serve_command(CLI::App& app) {
                   "The share of scheduling cycles whose plugin hooks are timed for "
                   "scheduler_plugin_execution_duration_seconds (default 10, as upstream)")
       ->check(CLI::Range(0, 100));
+  sub->add_option("--plugin-hook-timeout", options->plugin_hook_timeout,
+                  "How long a scheduling-cycle hook (PreEnqueue to Permit) may run before it is "
+                  "logged, counted as a timeout fault and fails /livez until it returns (default "
+                  "10s; 0 turns the watchdog off). Binding hooks may block and are not watched");
   sub->add_option("--bind-address", options->secure.bind_address,
                   "The address the secure port listens on (default 0.0.0.0)");
   sub->add_option("--secure-port", options->secure.port,

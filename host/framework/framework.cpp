@@ -9,7 +9,7 @@
 #include "common/input_error.hpp"
 #include "common/plugin_search.hpp"
 #include "framework/call.hpp"
-#include "framework/plugin_call_counter.hpp"
+#include "framework/hook_activity.hpp"
 #include "framework/post_filter_scope.hpp"
 
 namespace schedhost::framework {
@@ -123,8 +123,8 @@ schedhost_code_t code_of(const Outcome& o) {
 template <class Hook>
 schedhost_code_t Framework::invoke(Call& c, const PluginInstance& plugin, const CallSite& site,
                                    bool sampled, Hook&& hook) const {
-  PluginCallCounter::count();
   c.reset(plugin.name());
+  const HookActivity::Scope activity(plugin.definition(), site.hook);
   const PluginCallScope scope(plugin.definition(), site);
   if (!sampled) return hook(plugin.vtable(), plugin.self(), c.handle());
   const auto start = std::chrono::steady_clock::now();

@@ -17,6 +17,7 @@ enum class PluginFault : std::uint8_t {
   BadScore,     // a score outside 0..100 after NormalizeScore
   BadNodeList,  // NormalizeScore changed the node list
   Exception,    // a C++ plugin's hook threw (reported by the SDK, ABI 1.4)
+  Timeout,      // a scheduling-cycle hook ran past serve's --plugin-hook-timeout
 };
 
 constexpr std::string_view to_string(PluginFault fault) {
@@ -29,6 +30,8 @@ constexpr std::string_view to_string(PluginFault fault) {
       return "bad_node_list";
     case PluginFault::Exception:
       return "exception";
+    case PluginFault::Timeout:
+      return "timeout";
   }
   return "unknown";
 }

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "framework/plugin_call_counter.hpp"
+#include "framework/hook_activity.hpp"
 #include "scheduler_harness.hpp"
 
 namespace schedhost {
@@ -328,7 +328,7 @@ TEST_F(Cycle, EveryHookInvocationIsCountedOnEveryThread) {
       nodes:
         node-c: {code: Unschedulable, reasons: [Insufficient cpu]}
 )");
-  const std::uint64_t before = framework::PluginCallCounter::total();
+  const std::uint64_t before = framework::HookActivity::total_calls();
   const RunResult r = harness_.run(
       profile, nodes({"node-a", "node-b", "node-c"}) + pod_yaml("web-1") + pod_yaml("web-2"));
   ASSERT_EQ(r.pods.size(), 2u);
@@ -336,7 +336,7 @@ TEST_F(Cycle, EveryHookInvocationIsCountedOnEveryThread) {
   EXPECT_EQ(r.pods[1].result, "Scheduled");
   // Per pod: Filter on 3 nodes, Score on the 2 that pass, Bind (QueueSort's comparisons are
   // not hook invocations through the framework).
-  EXPECT_EQ(framework::PluginCallCounter::total() - before, 2u * (3 + 2 + 1));
+  EXPECT_EQ(framework::HookActivity::total_calls() - before, 2u * (3 + 2 + 1));
 }
 
 TEST_F(Cycle, TiesAreBrokenBySeedReproducibly) {

@@ -80,16 +80,17 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
   EXPECT_EQ(r.code, 200);
   EXPECT_EQ(r.body, "ok");
   EXPECT_EQ(anonymous.request("GET", "/healthz?verbose").body,
-            "[+]leaderElection ok\nhealthz check passed\n");
+            "[+]leaderElection ok\n[+]plugin-hooks ok\nhealthz check passed\n");
   EXPECT_EQ(anonymous.request("GET", "/readyz?verbose").body,
-            "[+]leaderElection ok\n[+]sched-handler-sync ok\n[+]shutdown ok\nreadyz check "
-            "passed\n");
+            "[+]leaderElection ok\n[+]plugin-hooks ok\n[+]sched-handler-sync ok\n[+]shutdown "
+            "ok\nreadyz check passed\n");
   // Only the three paths themselves are always allowed, as upstream: one check needs a user.
   EXPECT_EQ(anonymous.request("GET", "/livez/leaderElection").code, 403);
   EXPECT_EQ(port_client(port, plane->admin_token()).request("GET", "/livez/leaderElection").body,
             "ok");
   EXPECT_EQ(anonymous.request("GET", "/livez?verbose&exclude=nope").body,
-            "[+]leaderElection ok\nwarn: some health checks cannot be excluded: no matches for "
+            "[+]leaderElection ok\n[+]plugin-hooks ok\nwarn: some health checks cannot be "
+            "excluded: no matches for "
             "\"nope\"\nlivez check passed\n");
 
   // /metrics: anonymous is forbidden, a bad token unauthorized, a token without RBAC forbidden.
@@ -321,6 +322,68 @@ TEST(ServeSecurePort, PluginFaultsAreCountedByPluginAndKind) {
   EXPECT_EQ(sample(families, "schedhost_plugin_faults_total",
                    {{"kind", "bad_node_list"}, {"plugin", "Faulty"}}),
             -1);  // none: no such series
+  EXPECT_TRUE(serve.process().running());
+}
+
+// A Filter that sleeps 4 s with --plugin-hook-timeout 1s: logged once, counted once as a timeout
+// fault, /livez failing while it sleeps and passing again after; the pod is then bound (the host
+// cannot cut a plugin short, it waits for it).
+TEST(ServeSecurePort, AHookPastItsTimeoutIsLoggedCountedAndFailsLivezWhileItRuns) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  ScratchDir dir;
+  const std::string config = dir.write("slow.yaml",
+                                       "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                       "kind: KubeSchedulerConfiguration\n"
+                                       "leaderElection: {leaderElect: false}\n"
+                                       "profiles:\n"
+                                       "- schedulerName: slow\n"
+                                       "  plugins:\n"
+                                       "    multiPoint: {enabled: [{name: Faulty}]}\n"
+                                       "  pluginConfig:\n"
+                                       "  - name: Faulty\n"
+                                       "    args: {fault: slow-filter}\n");
+  create_node(client, test_node("n1", "2"));  // one node: one Filter call
+  ScratchDir plugins;
+  plugins.copy_in(
+      std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/plugin_faults/plugin_faults_faulty.so",
+      "faulty.so");
+  const int port = free_loopback_port();
+  ServeProcess serve(*plane, config,
+                     {"--bind-address", "127.0.0.1", "--secure-port", std::to_string(port),
+                      "--plugin-dir", plugins.path(), "--plugin-hook-timeout", "1s"});
+  kube::ApiClient admin = port_client(port, plane->admin_token());
+  ASSERT_TRUE(eventually([&] {
+    try {
+      return admin.request("GET", "/livez").code == 200;
+    } catch (const std::exception&) {
+      return false;  // not listening yet
+    }
+  })) << serve.log();
+  json pod = test_pod("sleepy", "100m");
+  pod["metadata"]["labels"] = {{"faulty", "yes"}};
+  pod["spec"]["schedulerName"] = "slow";
+  client.create(ns_path("default") + "/pods", pod);
+
+  kube::Response stuck;
+  ASSERT_TRUE(eventually([&] {
+    stuck = admin.request("GET", "/livez?verbose");
+    return stuck.code == 500;
+  })) << serve.log();
+  EXPECT_EQ(stuck.body,
+            "[+]ping ok\n[-]plugin-hooks failed: reason withheld\nlivez check failed\n");
+  ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/sleepy"].node == "n1"; }))
+      << serve.log();
+  EXPECT_TRUE(eventually([&] { return admin.request("GET", "/livez").code == 200; }));
+
+  const std::string log = serve.log();
+  const std::string line = "serve: plugin \"Faulty\"'s Filter has run for more than ";
+  EXPECT_NE(log.find(line), std::string::npos) << log;
+  EXPECT_EQ(log.find(line, log.find(line) + 1), std::string::npos) << log;  // once
+  const json families = parse_metrics(dir, admin.request("GET", "/metrics").body);
+  EXPECT_EQ(sample(families, "schedhost_plugin_faults_total",
+                   {{"kind", "timeout"}, {"plugin", "Faulty"}}),
+            1);
   EXPECT_TRUE(serve.process().running());
 }
 
