@@ -16,6 +16,7 @@
 #include "common/input_error.hpp"
 #include "common/typed_args.hpp"
 #include "config/configuration_defaults.hpp"
+#include "config/extender_config.hpp"
 #include "config/upstream_only_fields.hpp"
 #include "config/yaml_field_reader.hpp"
 #include "config/yaml_scalar.hpp"
@@ -104,6 +105,7 @@ class ConfigurationParser {
         }
       } else {
         configuration.upstream_only_fields[name] = read_upstream_only_field(reader_, field);
+        if (name == "extenders") configuration.extenders = read_extenders(reader_, field.value);
       }
     }
     apply_defaults(configuration);

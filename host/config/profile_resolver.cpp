@@ -230,6 +230,32 @@ void check_common_queue_sort(const std::vector<Profile>& profiles) {
   }
 }
 
+// Upstream appends the extenders' ignoredByScheduler resources to the NodeResourcesFit args of
+// every profile that runs it: the extender accounts for them, so Filter must not.
+void add_extender_ignored_resources(SchedulerConfiguration& configuration) {
+  nlohmann::json ignored = nlohmann::json::array();
+  for (const ExtenderConfig& e : configuration.extenders) {
+    for (const ExtenderManagedResource& r : e.managed_resources) {
+      if (r.ignored_by_scheduler) ignored.push_back(r.name);
+    }
+  }
+  if (ignored.empty()) return;
+  constexpr std::string_view kFit = "NodeResourcesFit";
+  for (Profile& profile : configuration.profiles) {
+    const auto& filters = profile.enabled_at(ExtensionPoint::Filter);
+    if (std::none_of(filters.begin(), filters.end(),
+                     [&](const EnabledPlugin& p) { return p.name == kFit; })) {
+      continue;
+    }
+    nlohmann::json& args = profile.plugin_args[std::string(kFit)];
+    if (!args.is_object()) args = nlohmann::json::object();
+    nlohmann::json& list = args["ignoredResources"];
+    if (!list.is_array()) list = nlohmann::json::array();
+    for (const auto& name : ignored)
+      list.push_back(name);
+  }
+}
+
 Resolution resolve_valid_profiles(SchedulerConfiguration configuration,
                                   const PluginCatalog& catalog, const PluginOrigins& origins) {
   validate_configuration(configuration);
@@ -238,6 +264,7 @@ Resolution resolve_valid_profiles(SchedulerConfiguration configuration,
     resolve_profile(profile, catalog, origins, resolution.warnings);
   }
   check_common_queue_sort(configuration.profiles);
+  add_extender_ignored_resources(configuration);
   resolution.configuration = std::move(configuration);
   return resolution;
 }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "config/extender_config.hpp"
 #include "config/plugin_set.hpp"
 #include "config/source_location.hpp"
 #include "framework/extension_point.hpp"
@@ -61,10 +62,12 @@ struct SchedulerConfiguration {
   std::int64_t pod_initial_backoff_seconds = 1;
   std::int64_t pod_max_backoff_seconds = 10;
   std::vector<Profile> profiles;
-  std::string file;  // the file it was read from, for messages
+  std::vector<ExtenderConfig> extenders;  // called by every profile's cycle, in this order
+  std::string file;                       // the file it was read from, for messages
 
-  // Upstream fields schedhost accepts but does not act on (leaderElection, clientConnection,
-  // extenders, ...): field name -> value as JSON, kept so nothing the user wrote is lost.
+  // Upstream fields outside the scheduling cycle's model (leaderElection, clientConnection,
+  // extenders, ...): field name -> value as JSON, kept so nothing the user wrote is lost. serve
+  // reads the first two; extenders are read into `extenders` too.
   std::map<std::string, nlohmann::json, std::less<>> upstream_only_fields;
   // Top-level field name -> where its value is written, for validation messages.
   std::map<std::string, SourceLocation, std::less<>> field_locations;

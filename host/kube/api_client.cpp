@@ -242,7 +242,7 @@ Response ApiClient::perform(Connection& c, const std::string& method, const std:
     // re-watches); a request that got no answer is an error.
     if (on_data != nullptr && response.code >= 200 && response.code < 300) return response;
     std::string what = error[0] != '\0' ? error : curl_easy_strerror(rc);
-    throw ApiError(method, path, 0, "", std::move(what));
+    throw ApiError(method, path, 0, "", std::move(what), static_cast<int>(rc));
   }
   if (response.code == 401 && (config_.exec || !config_.token_file.empty())) {
     credentials_.invalidate();

@@ -16,10 +16,11 @@ std::string describe(const std::string& method, const std::string& path, int cod
 }  // namespace
 
 ApiError::ApiError(const std::string& method, const std::string& path, int code, std::string reason,
-                   std::string message)
+                   std::string message, int transport)
     : std::runtime_error(describe(method, path, code, reason, message)),
       code_(code),
       reason_(std::move(reason)),
-      message_(std::move(message)) {}
+      message_(std::move(message)),
+      transport_(transport) {}
 
 }  // namespace schedhost::kube

@@ -10,12 +10,14 @@ namespace schedhost::kube {
 class ApiError : public std::runtime_error {
  public:
   // what(): "<METHOD> <path>: <code> <reason>: <message>", one line.
+  // transport: libcurl's CURLcode when no answer came (code 0), else 0.
   ApiError(const std::string& method, const std::string& path, int code, std::string reason,
-           std::string message);
+           std::string message, int transport = 0);
 
   int code() const { return code_; }  // HTTP status; 0 when no answer came (network, TLS)
   const std::string& reason() const { return reason_; }  // Status.reason, e.g. "NotFound"
   const std::string& message() const { return message_; }
+  int transport() const { return transport_; }  // CURLcode of a request that got no answer
 
   bool not_found() const { return code_ == 404; }
   bool conflict() const { return code_ == 409; }
@@ -27,6 +29,7 @@ class ApiError : public std::runtime_error {
   int code_;
   std::string reason_;
   std::string message_;
+  int transport_;
 };
 
 }  // namespace schedhost::kube

@@ -262,6 +262,7 @@ void LiveScheduler::finish_bindings() {
 framework::Status LiveScheduler::bind(AssumedPod& assumed) {
   framework::Status status = core_.run_binding_plugins(assumed);
   if (!status.ok()) return status;
+  if (core_.extender_binds(*assumed.pod)) return status;  // the extender wrote the binding
   // The Bind plugin approved (DefaultBinder): the host writes the binding, as upstream's
   // DefaultBinder does through its client; not once serve has given its bindings up.
   if (writes_given_up_.load()) {

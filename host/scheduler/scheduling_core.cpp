@@ -34,14 +34,6 @@ FilterVerdict not_evaluated(std::string why) {
 
 }  // namespace
 
-struct SchedulingCore::Filtered {
-  std::vector<std::size_t> feasible;      // snapshot indexes, in evaluation order
-  std::vector<std::size_t> failed_nodes;  // snapshot indexes of the nodes that failed
-  std::vector<Status> failed;             // their statuses, parallel to failed_nodes
-  Status error;                           // an Error that aborted Filter
-  std::optional<std::size_t> error_node;  // the node it happened on
-};
-
 SchedulingCore::SchedulingCore(const config::SchedulerConfiguration& configuration,
                                const loader::PluginRegistry& registry, cluster::Snapshot& snapshot,
                                CycleSink& sink, CoreOptions options)
@@ -55,6 +47,8 @@ SchedulingCore::SchedulingCore(const config::SchedulerConfiguration& configurati
     frameworks_.push_back(std::make_unique<Framework>(profile, registry));
     frameworks_.back()->set_environment(&snapshot_, &waiting_, &parallelizer_, &nominated_);
   }
+  for (const config::ExtenderConfig& extender : configuration.extenders)
+    extenders_.push_back(std::make_unique<HttpExtender>(extender));
 }
 
 const Framework* SchedulingCore::framework_for(const Pod& pod) const {
@@ -101,8 +95,16 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
   // A pod nominated by a preemption tries that node first, alone (upstream's
   // evaluateNominatedNode): if it passes Filter it is chosen without scoring.
   if (std::optional<std::size_t> nominated = fits_nominated_node(fw, cycle, *pod)) {
-    if (options_.explain) explain_nominated(*result.explain, *nominated);
-    return assume_and_reserve(fw, pod, std::move(cycle), std::move(result), *nominated);
+    // It must pass the extenders too; if one rejects it, every node is tried as usual.
+    Filtered alone;
+    alone.feasible = {*nominated};
+    if (std::optional<std::string> error = pass_extenders(*pod, alone, nullptr)) {
+      return fail(pod, std::move(result), *error, true);
+    }
+    if (!alone.feasible.empty()) {
+      if (options_.explain) explain_nominated(*result.explain, *nominated);
+      return assume_and_reserve(fw, pod, std::move(cycle), std::move(result), *nominated);
+    }
   }
 
   // The nodes to filter: all, or PreFilter's, in snapshot order.
@@ -120,6 +122,10 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
   if (options_.explain)
     explain_filter(*result.explain, nodes, filtered, pre.node_names.has_value());
   if (!filtered.error.ok()) return fail(pod, std::move(result), filtered.error.message(), true);
+  if (std::optional<std::string> error =
+          pass_extenders(*pod, filtered, options_.explain ? &*result.explain : nullptr)) {
+    return fail(pod, std::move(result), *error, true);
+  }
   if (filtered.feasible.empty()) {
     return unschedulable(fw, cycle, pod, std::move(result), "", filtered.failed_nodes,
                          filtered.failed);
@@ -137,6 +143,8 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
     framework::ScoreOutcome scores = fw.run_score(cycle, *pod, feasible, parallelizer_);
     if (!scores.status.ok()) return fail(pod, std::move(result), scores.status.message(), true);
     if (options_.explain) explain_scores(*result.explain, filtered.feasible, scores);
+    add_extender_scores(*pod, filtered.feasible, scores,
+                        options_.explain ? &*result.explain : nullptr);
     chosen = filtered.feasible[select_host(scores.totals, rng_)];
   }
   assume_and_reserve(fw, pod, std::move(cycle), std::move(result), chosen);
@@ -323,9 +331,16 @@ void SchedulingCore::unschedulable(const Framework& fw, CycleContext& cycle, con
     }
     // A retry after a preemption does not preempt again: one preemption per pod and attempt.
     if (post.status.ok() && post.nominated_node && !post.nominated_node->empty() && !retrying_) {
-      result.message =
-          fit_error_message(snapshot_.size(), pre_filter_message, failed, post.status.message());
-      return preempt(pod, std::move(result), post, rejecting_plugins(failed));
+      // The extenders with a preempt verb may cut the victims, or the candidate.
+      const ExtenderPreemption kept = preempt_with_extenders(*pod, post);
+      if (!kept.failure) {
+        post.victims = kept.victims;
+        result.message =
+            fit_error_message(snapshot_.size(), pre_filter_message, failed, post.status.message());
+        return preempt(pod, std::move(result), post, rejecting_plugins(failed));
+      }
+      post.status.reasons = {*kept.failure};
+      post_filter_cleared = !kept.error;
     }
     post_filter_message = post.status.message();
   }
@@ -404,6 +419,15 @@ Status SchedulingCore::run_binding_plugins(AssumedPod& assumed) const {
   const Framework& fw = *assumed.framework;
   const std::string& node = assumed.result.node;
   if (Status s = fw.run_pre_bind(assumed.cycle, *assumed.pod, node); !s.ok()) return s;
+  // An extender that binds, and is interested in the pod, binds it instead of the Bind plugins.
+  if (const HttpExtender* binder = binder_for(*assumed.pod)) {
+    try {
+      binder->bind(*assumed.pod, node);
+      return {};
+    } catch (const ExtenderError& e) {
+      return Status::error(e.what());
+    }
+  }
   return fw.run_bind(assumed.cycle, *assumed.pod, node);
 }
 

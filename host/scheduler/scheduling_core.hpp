@@ -24,6 +24,7 @@
 #include "framework/parallelizer.hpp"
 #include "framework/waiting_pods.hpp"
 #include "loader/plugin_registry.hpp"
+#include "scheduler/http_extender.hpp"
 #include "scheduler/run_result.hpp"
 
 namespace schedhost::scheduler {
@@ -110,6 +111,9 @@ class SchedulingCore {
   void bind_now(AssumedPod assumed);
   // PreBind and Bind. Touches no snapshot: a live sink runs it on its binding thread.
   framework::Status run_binding_plugins(AssumedPod& assumed) const;
+  // Whether an extender's bind verb binds pod (run_binding_plugins called it): then no Binding
+  // is written by the host.
+  bool extender_binds(const cluster::Pod& pod) const { return binder_for(pod) != nullptr; }
   // After run_binding_plugins (and the binding's write): PostBind and Scheduled, or, on
   // failure, Unreserve and the pod off the snapshot. Scheduling thread.
   void finish_binding(AssumedPod assumed, const framework::Status& status);
@@ -136,7 +140,13 @@ class SchedulingCore {
   framework::Parallelizer& parallelizer() { return parallelizer_; }
 
  private:
-  struct Filtered;
+  struct Filtered {
+    std::vector<std::size_t> feasible;      // snapshot indexes, in evaluation order
+    std::vector<std::size_t> failed_nodes;  // snapshot indexes of the nodes that failed
+    std::vector<framework::Status> failed;  // their statuses, parallel to failed_nodes
+    framework::Status error;                // an Error that aborted Filter
+    std::optional<std::size_t> error_node;  // the node it happened on
+  };
   std::optional<std::size_t> fits_nominated_node(const framework::Framework& fw,
                                                  framework::CycleContext& cycle,
                                                  const cluster::Pod& pod);
@@ -161,6 +171,25 @@ class SchedulingCore {
   void fail_assumed(AssumedPod assumed, const framework::Status& why, bool in_binding_cycle);
   void finish_wait(framework::WaitingPods::Entry entry);
 
+  // The extenders' steps (scheduler/extender_steps.cpp). Their filter over the feasible nodes:
+  // the nodes they reject move to filtered.failed; returns a non-ignorable extender's error.
+  std::optional<std::string> pass_extenders(const cluster::Pod& pod, Filtered& filtered,
+                                            Explanation* explain) const;
+  // Their prioritize scores, times weight x 10, added to the totals (errors are only logged).
+  void add_extender_scores(const cluster::Pod& pod, const std::vector<std::size_t>& feasible,
+                           framework::ScoreOutcome& scores, Explanation* explain) const;
+  // The binder extender interested in pod, or nullptr.
+  const HttpExtender* binder_for(const cluster::Pod& pod) const;
+  // The preempt verb over a PostFilter's choice: the victims the extenders keep, or the reason
+  // there is no candidate left (empty victims and a message), or an extender's error.
+  struct ExtenderPreemption {
+    std::vector<std::string> victims;
+    std::optional<std::string> failure;  // the PostFilter message instead ("preemption: ...")
+    bool error = false;                  // failure is an extender's error (nomination unchanged)
+  };
+  ExtenderPreemption preempt_with_extenders(const cluster::Pod& pod,
+                                            const framework::PostFilterOutcome& post) const;
+
   const config::SchedulerConfiguration& configuration_;
   const CoreOptions options_;
   cluster::Snapshot& snapshot_;
@@ -170,6 +199,7 @@ class SchedulingCore {
   std::map<std::string, AssumedPod> waiting_assumed_;  // by pod uid
   framework::Parallelizer parallelizer_;
   std::vector<std::unique_ptr<framework::Framework>> frameworks_;
+  std::vector<std::unique_ptr<HttpExtender>> extenders_;  // the configuration's, in its order
   std::mt19937_64 rng_;
   std::size_t next_start_node_index_ = 0;
   bool retrying_ = false;  // scheduling a pod again after its preemption: no second one

@@ -11,6 +11,7 @@
 
 #include "common/input_error.hpp"
 #include "scheduler/scheduler_harness.hpp"
+#include "support/test_extender.hpp"
 
 namespace schedhost {
 namespace {
@@ -426,3 +427,41 @@ profiles:
 
 }  // namespace
 }  // namespace schedhost
+
+namespace schedhost::preemption_extender_test {
+
+using scheduler::RunResult;
+
+// An extender with a preemptVerb gets DefaultPreemption's choice (node and victims) and answers
+// the victims to evict: the same ones (the preemption goes ahead), or none for that node
+// (upstream's "no candidate node for preemption").
+TEST(PreemptionExtender, ThePreemptVerbKeepsOrDropsTheCandidate) {
+  testing::TestExtender ext;
+  ext.answer("preempt", 200,
+             R"({"NodeNameToMetaVictims": {"node-a": {"Pods": [{"UID": "uid-default-low-a2"}],
+                 "NumPDBViolations": 0}}})");
+  const std::string profile =
+      kDefaultProfile + "extenders:\n- {urlPrefix: " + ext.url() + ", preemptVerb: preempt}\n";
+  testing::SchedulerHarness harness;
+  const RunResult kept = harness.run(profile, kTwoNodes, {false, 0, {}, std::nullopt});
+  ASSERT_EQ(kept.pods.size(), 2u);
+  EXPECT_EQ(kept.pods[0].pod, "default/low-a2");
+  EXPECT_EQ(kept.pods[0].result, "Preempted");
+  EXPECT_EQ(kept.pods[1].node, "node-a");
+  const std::vector<nlohmann::json> sent = ext.requests_at("preempt");
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0]["Pod"]["metadata"]["name"], "high");
+  const nlohmann::json& victims = sent[0]["NodeNameToVictims"]["node-a"]["Pods"];
+  ASSERT_EQ(victims.size(), 1u);
+  EXPECT_EQ(victims[0]["metadata"]["name"], "low-a2");
+
+  ext.answer("preempt", 200, R"({"NodeNameToMetaVictims": {}})");
+  const RunResult dropped = harness.run(profile, kTwoNodes, {false, 0, {}, std::nullopt});
+  ASSERT_EQ(dropped.pods.size(), 1u);
+  EXPECT_EQ(dropped.pods[0].result, "Unschedulable");
+  EXPECT_EQ(dropped.pods[0].message,
+            "0/2 nodes are available: 2 Insufficient cpu. preemption: no candidate node for "
+            "preemption.");
+}
+
+}  // namespace schedhost::preemption_extender_test

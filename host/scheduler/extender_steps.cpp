@@ -1,0 +1,193 @@
+// The scheduling cycle's extender steps, upstream's findNodesThatPassExtenders, the extender half
+// of prioritizeNodes, extendersBinding and the preemption evaluator's callExtenders: each
+// configured extender in turn, skipped when the pod requests none of its managedResources.
+#include <spdlog/spdlog.h>
+
+#include <unordered_map>
+
+#include "scheduler/scheduling_core.hpp"
+
+namespace schedhost::scheduler {
+namespace {
+
+using framework::Status;
+
+// An extender's column in --explain: where a plugin's name would be.
+std::string explain_label(const HttpExtender& e) {
+  return "extender " + e.name();
+}
+
+// Upstream's MaxNodeScore / MaxExtenderPriority: an extender's 0-10 becomes the plugins' 0-100.
+constexpr std::int64_t kExtenderScoreScale = 100 / 10;
+
+}  // namespace
+
+std::optional<std::string> SchedulingCore::pass_extenders(const cluster::Pod& pod,
+                                                          Filtered& filtered,
+                                                          Explanation* explain) const {
+  for (const auto& extender : extenders_) {
+    if (filtered.feasible.empty()) break;
+    if (!extender->interested(pod)) continue;
+    std::vector<const cluster::Node*> nodes;
+    for (std::size_t i : filtered.feasible)
+      nodes.push_back(&snapshot_.at(i).node());
+    ExtenderFilterAnswer answer;
+    try {
+      answer = extender->filter(pod, nodes);
+    } catch (const ExtenderError& e) {
+      if (!extender->ignorable()) return e.what();
+      spdlog::info("extender {} failed and is ignorable, skipped for pod {}: {}", extender->name(),
+                   pod.key(), e.what());
+      continue;
+    }
+    // The nodes it rejects join the Filter statuses: unresolvable ones first, and a node in both
+    // maps is unresolvable only. A node that already has a status gets the reason appended.
+    std::unordered_map<std::size_t, std::size_t> status_of;  // snapshot index -> in failed
+    for (std::size_t k = 0; k < filtered.failed_nodes.size(); ++k)
+      status_of[filtered.failed_nodes[k]] = k;
+    auto record = [&](const std::string& node, schedhost_code_t code, const std::string& reason,
+                      bool replace_code) {
+      const std::optional<std::size_t> index = snapshot_.index_of(node);
+      if (!index) {
+        spdlog::warn("extender {} rejected node {}, which is not in the cluster: ignored",
+                     extender->name(), node);
+        return;
+      }
+      auto it = status_of.find(*index);
+      if (it == status_of.end()) {
+        status_of[*index] = filtered.failed.size();
+        filtered.failed_nodes.push_back(*index);
+        filtered.failed.push_back(Status{code, {reason}, ""});
+      } else {
+        Status& s = filtered.failed[it->second];
+        s.reasons.push_back(reason);
+        if (replace_code) s.code = code;
+      }
+      if (explain != nullptr && *index < explain->nodes.size()) {
+        const Status& s = filtered.failed[status_of[*index]];
+        explain->nodes[*index].second.filter = {std::string(framework::code_name(s.code)),
+                                                explain_label(*extender), s.reasons};
+      }
+    };
+    for (const auto& [node, reason] : answer.failed_unresolvable)
+      record(node, SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE, reason, true);
+    for (const auto& [node, reason] : answer.failed) {
+      if (answer.failed_unresolvable.count(node) == 0)
+        record(node, SCHEDHOST_UNSCHEDULABLE, reason, false);
+    }
+    // The nodes it passes, in its order, among those it was given.
+    std::vector<std::size_t> passed;
+    for (const std::string& name : answer.feasible) {
+      const std::optional<std::size_t> index = snapshot_.index_of(name);
+      if (index && std::find(filtered.feasible.begin(), filtered.feasible.end(), *index) !=
+                       filtered.feasible.end()) {
+        passed.push_back(*index);
+      } else {
+        spdlog::warn("extender {} passed node \"{}\", which it was not given: ignored",
+                     extender->name(), name);
+      }
+    }
+    if (explain != nullptr) {
+      // A node it dropped without a reason still says who dropped it.
+      for (std::size_t i : filtered.feasible) {
+        if (std::find(passed.begin(), passed.end(), i) == passed.end() && status_of.count(i) == 0 &&
+            i < explain->nodes.size()) {
+          explain->nodes[i].second.filter = {
+              "Unschedulable", explain_label(*extender), {"not in the extender's filter answer"}};
+        }
+      }
+    }
+    filtered.feasible = std::move(passed);
+  }
+  return std::nullopt;
+}
+
+void SchedulingCore::add_extender_scores(const cluster::Pod& pod,
+                                         const std::vector<std::size_t>& feasible,
+                                         framework::ScoreOutcome& scores,
+                                         Explanation* explain) const {
+  if (extenders_.empty()) return;
+  std::vector<const cluster::Node*> nodes;
+  std::unordered_map<std::string_view, std::size_t> position;  // node name -> in feasible
+  for (std::size_t k = 0; k < feasible.size(); ++k) {
+    nodes.push_back(&snapshot_.at(feasible[k]).node());
+    position[nodes.back()->name()] = k;
+  }
+  for (const auto& extender : extenders_) {
+    if (!extender->interested(pod)) continue;
+    std::vector<std::int64_t> added(feasible.size(), 0);
+    try {
+      for (const auto& [host, score] : extender->prioritize(pod, nodes)) {
+        if (auto it = position.find(host); it != position.end())
+          added[it->second] += score * extender->config().weight * kExtenderScoreScale;
+      }
+    } catch (const ExtenderError& e) {
+      // Upstream lets the plugins and the other extenders decide.
+      spdlog::info("extender {} failed to prioritize pod {}, its scores are left out: {}",
+                   extender->name(), pod.key(), e.what());
+      continue;
+    }
+    for (std::size_t k = 0; k < feasible.size(); ++k) {
+      scores.totals[k] += added[k];
+      if (explain != nullptr) {
+        NodeExplanation& e = explain->nodes[feasible[k]].second;
+        e.scores.emplace_back(explain_label(*extender), added[k]);
+        e.total = scores.totals[k];
+      }
+    }
+  }
+}
+
+const HttpExtender* SchedulingCore::binder_for(const cluster::Pod& pod) const {
+  for (const auto& extender : extenders_) {
+    if (extender->binds() && extender->interested(pod)) return extender.get();
+  }
+  return nullptr;
+}
+
+SchedulingCore::ExtenderPreemption SchedulingCore::preempt_with_extenders(
+    const cluster::Pod& pod, const framework::PostFilterOutcome& post) const {
+  ExtenderPreemption out;
+  out.victims = post.victims;
+  const std::string& node = *post.nominated_node;
+  const cluster::NodeInfo* info = snapshot_.find(node);
+  for (const auto& extender : extenders_) {
+    if (!extender->preempts() || !extender->interested(pod) || info == nullptr) continue;
+    std::map<std::string, ExtenderVictims> offered;
+    ExtenderVictims& victims = offered[node];
+    for (const std::string& uid : out.victims) {
+      if (const cluster::Pod* p = info->find_pod(uid)) victims.pods.push_back(p);
+    }
+    std::map<std::string, std::vector<std::string>> kept;
+    try {
+      kept = extender->process_preemption(pod, offered);
+    } catch (const ExtenderError& e) {
+      if (extender->ignorable()) {
+        spdlog::info("extender {} failed and is ignorable, skipped for pod {}: {}",
+                     extender->name(), pod.key(), e.what());
+        continue;
+      }
+      out.failure = "preemption: " + std::string(e.what());
+      out.error = true;
+      return out;
+    }
+    auto it = kept.find(node);
+    if (it == kept.end()) {
+      out.failure = "preemption: no candidate node for preemption";
+      return out;
+    }
+    for (const std::string& uid : it->second) {
+      if (info->find_pod(uid) == nullptr) {
+        out.failure = "preemption: extender: " + extender->name() +
+                      " claims to preempt pod (UID: " + uid + ") on node: " + node +
+                      ", but the pod is not found on that node";
+        out.error = true;
+        return out;
+      }
+    }
+    out.victims = it->second;
+  }
+  return out;
+}
+
+}  // namespace schedhost::scheduler
