@@ -8,6 +8,7 @@
 
 #include "common/log_verbosity.hpp"
 #include "kube/pod_condition_patch.hpp"
+#include "live/filtered_handler.hpp"
 
 namespace schedhost::live {
 namespace {
@@ -18,30 +19,6 @@ using scheduler::PodPtr;
 using scheduler::PodResult;
 
 using Clock = std::chrono::steady_clock;
-
-// Upstream's FilteringResourceEventHandler: an update that leaves the filter is a delete, one
-// that enters it an add, and a deletion passes when its last known state does. So the deletion
-// of a pod still unassigned never reaches the cache, even while the cycle has it assumed: as
-// upstream, its room is freed when its binding fails (404), not before.
-kube::InformerHandler filtered(std::function<bool(const json&)> pass, kube::InformerHandler h) {
-  return {[=](const kube::Object& o, bool initial) {
-            if (pass(*o)) h.on_add(o, initial);
-          },
-          [=](const kube::Object& old, const kube::Object& now) {
-            const bool was = pass(*old);
-            const bool is = pass(*now);
-            if (was && is) {
-              h.on_update(old, now);
-            } else if (was) {
-              h.on_delete(old, false);
-            } else if (is) {
-              h.on_add(now, false);
-            }
-          },
-          [=](const kube::Object& o, bool unknown) {
-            if (pass(*o)) h.on_delete(o, unknown);
-          }};
-}
 
 kube::InformerHandler fan_out(kube::InformerHandler a, kube::InformerHandler b) {
   return {[=](const kube::Object& o, bool initial) {
@@ -120,11 +97,11 @@ void LiveScheduler::start_informers() {
   kube::InformerOptions pods;
   pods.field_selector = "status.phase!=Succeeded,status.phase!=Failed";
   add(kube::Resource::pods(), pods,
-      fan_out(
-          filtered([](const json& p) { return !node_name_of(p).empty(); },
-                   cluster_.assigned_pod_handler()),
-          filtered([this](const json& p) { return node_name_of(p).empty() && responsible_for(p); },
-                   queue_->handler())));
+      fan_out(filtered_handler([](const json& p) { return !node_name_of(p).empty(); },
+                               cluster_.assigned_pod_handler()),
+              filtered_handler(
+                  [this](const json& p) { return node_name_of(p).empty() && responsible_for(p); },
+                  queue_->handler())));
   for (auto& informer : informers_)
     informer->start();
   std::string late;
