@@ -181,6 +181,7 @@ int main(int argc, char** argv) {
     extender::ExtenderServer server(std::move(options), service, metrics, nullptr);
     httplib::Client client("127.0.0.1", server.port());
     client.set_keep_alive(true);
+    client.set_tcp_nodelay(true);  // as Go's net/http, kube-scheduler's client
     const json pod = make_pod("pending", "");
     const std::string by_nodes =
         json{{"Pod", pod}, {"Nodes", {{"items", nodes}}}, {"NodeNames", nullptr}}.dump();

@@ -1,5 +1,7 @@
 #include "extender/extender_protocol.hpp"
 
+#include "extender/json_spans.hpp"
+
 namespace schedhost::extender {
 namespace {
 
@@ -20,29 +22,33 @@ std::string text(const json& value) {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::vector<json> node_items(json& nodes) {
-  if (!nodes.is_object()) {
+// NodeList.items as the text of each Node object.
+std::vector<std::string_view> node_items(std::string_view nodes) {
+  const auto members = object_members(nodes);
+  if (!members) {
     throw ProtocolError(
         "ExtenderArgs.Nodes must be a NodeList object ({\"items\": [...]}) or "
         "null, got " +
-        std::string(nodes.type_name()));
+        std::string(parse_member(nodes, "ExtenderArgs.Nodes").type_name()));
   }
-  const auto items = nodes.find("items");
-  if (items == nodes.end() || items->is_null()) return {};
-  if (!items->is_array()) {
+  std::string_view items = "null";
+  for (const auto& [key, value] : *members) {
+    if (key == "items") items = value;
+  }
+  if (items == "null") return {};
+  auto elements = array_elements(items);
+  if (!elements) {
     throw ProtocolError("ExtenderArgs.Nodes.items must be a list of Node objects, got " +
-                        std::string(items->type_name()));
+                        std::string(parse_member(items, "ExtenderArgs.Nodes.items").type_name()));
   }
-  std::vector<json> out;
-  out.reserve(items->size());
-  for (json& node : *items) {
-    if (!node.is_object()) {
-      throw ProtocolError("ExtenderArgs.Nodes.items[" + std::to_string(out.size()) +
-                          "] must be a Node object, got " + std::string(node.type_name()));
+  for (std::size_t i = 0; i < elements->size(); ++i) {
+    if ((*elements)[i].front() != '{') {
+      const std::string where = "ExtenderArgs.Nodes.items[" + std::to_string(i) + "]";
+      throw ProtocolError(where + " must be a Node object, got " +
+                          std::string(parse_member((*elements)[i], where).type_name()));
     }
-    out.push_back(std::move(node));
   }
-  return out;
+  return std::move(*elements);
 }
 
 std::vector<std::string> node_names(const json& names) {
@@ -64,38 +70,49 @@ std::vector<std::string> node_names(const json& names) {
 
 }  // namespace
 
-ExtenderArgs parse_extender_args(std::string_view body) {
-  json doc;
+json parse_member(std::string_view text, const std::string& where) {
   try {
-    doc = json::parse(body);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
-    throw ProtocolError("the request body is not JSON (" + parse_error_text(e) +
-                        "): send ExtenderArgs, {\"Pod\": {...}, \"Nodes\": {...} or "
-                        "\"NodeNames\": [...]}");
+    throw ProtocolError(where + " is not JSON (" + parse_error_text(e) + ")");
   }
-  if (!doc.is_object()) {
+}
+
+ExtenderArgs parse_extender_args(std::string_view body) {
+  // The members as spans of the body: the nodes are not built here (see ExtenderArgs::nodes).
+  const auto members = object_members(body);
+  if (!members) {
+    json doc;
+    try {
+      doc = json::parse(body);
+    } catch (const json::parse_error& e) {
+      throw ProtocolError("the request body is not JSON (" + parse_error_text(e) +
+                          "): send ExtenderArgs, {\"Pod\": {...}, \"Nodes\": {...} or "
+                          "\"NodeNames\": [...]}");
+    }
     throw ProtocolError("the request body must be an ExtenderArgs object, got " +
                         std::string(doc.type_name()));
   }
+  std::optional<std::string_view> pod, nodes, names;
+  for (const auto& [key, value] : *members) {
+    if (key == "Pod") pod = value;
+    if (key == "Nodes" && value != "null") nodes = value;
+    if (key == "NodeNames" && value != "null") names = value;
+  }
   ExtenderArgs args;
-  const auto pod = doc.find("Pod");
-  if (pod == doc.end() || !pod->is_object()) {
+  if (pod) args.pod = parse_member(*pod, "ExtenderArgs.Pod");
+  if (!args.pod.is_object()) {
     throw ProtocolError(
         "ExtenderArgs.Pod is missing or not an object: send the pod to schedule "
         "as {\"Pod\": {...}}");
   }
-  args.pod = std::move(*pod);
-  const auto nodes = doc.find("Nodes");
-  const auto names = doc.find("NodeNames");
-  const bool has_nodes = nodes != doc.end() && !nodes->is_null();
-  const bool has_names = names != doc.end() && !names->is_null();
-  if (has_nodes == has_names) {
-    throw ProtocolError(std::string("ExtenderArgs has ") + (has_nodes ? "both" : "neither") +
+  if (nodes.has_value() == names.has_value()) {
+    throw ProtocolError(std::string("ExtenderArgs has ") + (nodes ? "both" : "neither") +
                         " Nodes and NodeNames: send NodeNames when the extender entry says "
                         "nodeCacheCapable: true, Nodes otherwise");
   }
-  if (has_nodes) args.nodes = node_items(*nodes);
-  if (has_names) args.node_names = node_names(*names);
+  if (nodes) args.nodes = node_items(*nodes);
+  if (names) args.node_names = node_names(parse_member(*names, "ExtenderArgs.NodeNames"));
   return args;
 }
 

@@ -30,17 +30,25 @@ class ProtocolError : public std::runtime_error {
 // nodeCacheCapable: false, node_names when true.
 struct ExtenderArgs {
   nlohmann::json pod;
-  std::optional<std::vector<nlohmann::json>> nodes;  // NodeList.items, as sent
+  // NodeList.items: each Node object's text as sent, a view into the body (not parsed yet: most
+  // are the same from one request to the next).
+  std::optional<std::vector<std::string_view>> nodes;
   std::optional<std::vector<std::string>> node_names;
 };
 
-// Parses a request body. Throws ProtocolError naming the field and the fix.
+// The JSON value of a member of a request, where names it ("ExtenderArgs.Pod"). Throws
+// ProtocolError "<where> is not JSON (<why>)".
+nlohmann::json parse_member(std::string_view text, const std::string& where);
+
+// Parses a request body; the args' node views point into body, which must outlive them. Throws
+// ProtocolError naming the field and the fix.
 ExtenderArgs parse_extender_args(std::string_view body);
 
 // ExtenderFilterResult. Passing nodes go back in the shape they came in: node_names for a
 // NodeNames request, nodes (the objects as sent) for a Nodes request; both unset with an error.
 struct FilterResult {
-  std::optional<std::vector<std::string>> nodes;  // each passing Node object, as compact JSON
+  // Each passing Node object's text, as the request sent it (views into its body).
+  std::optional<std::vector<std::string_view>> nodes;
   std::optional<std::vector<std::string>> node_names;
   std::map<std::string, std::string> failed_nodes;                   // Unschedulable
   std::map<std::string, std::string> failed_and_unresolvable_nodes;  // UnschedulableAndUnresolvable

@@ -38,19 +38,12 @@ std::shared_ptr<const cluster::Pod> build_pod(nlohmann::json object) {
   }
 }
 
-std::shared_ptr<const cluster::Node> build_node(nlohmann::json object, std::size_t index) {
-  try {
-    return std::make_shared<const cluster::Node>(std::move(object));
-  } catch (const cluster::ObjectError& e) {
-    throw ProtocolError("ExtenderArgs.Nodes.items[" + std::to_string(index) + "]: " + e.what());
-  }
-}
-
 }  // namespace
 
 struct ExtenderService::Request {
   std::shared_ptr<const cluster::Pod> pod;
   std::vector<std::shared_ptr<const cluster::Node>> nodes;  // a Nodes request's, built
+  std::vector<std::string_view> texts;                      // and their text, as sent
   std::vector<std::string> names;                           // every requested node, in order
   bool by_name = false;                                     // a NodeNames request
   // Set by resolve_nodes: what the plugins see, and where each requested node is in it
@@ -71,7 +64,7 @@ ExtenderService::ExtenderService(const config::SchedulerConfiguration& configura
   if (metrics != nullptr) framework_.set_metrics(metrics);
 }
 
-ExtenderService::Request ExtenderService::prepare(ExtenderArgs args) const {
+ExtenderService::Request ExtenderService::prepare(ExtenderArgs args) {
   Request r;
   r.pod = build_pod(std::move(args.pod));
   if (args.node_names) {
@@ -79,12 +72,11 @@ ExtenderService::Request ExtenderService::prepare(ExtenderArgs args) const {
     r.names = std::move(*args.node_names);
     return r;
   }
-  r.nodes.reserve(args.nodes->size());
-  r.names.reserve(args.nodes->size());
-  for (std::size_t i = 0; i < args.nodes->size(); ++i) {
-    r.nodes.push_back(build_node(std::move((*args.nodes)[i]), i));
-    r.names.push_back(r.nodes.back()->name());
-  }
+  r.nodes = node_objects_.nodes(*args.nodes);
+  r.names.reserve(r.nodes.size());
+  for (const auto& node : r.nodes)
+    r.names.push_back(node->name());
+  r.texts = std::move(*args.nodes);
   return r;
 }
 
@@ -165,11 +157,16 @@ FilterResult ExtenderService::filter(ExtenderArgs args) {
   });
   cycle.state.set_read_only(false);
 
-  std::vector<std::string> passed;
+  std::vector<std::string> passed_names;
+  std::vector<std::string_view> passed_nodes;
   for (std::size_t k = 0; k < n; ++k) {
     const Status* s = verdicts[k].get();
     if (s == nullptr) {
-      passed.push_back(r.by_name ? r.names[k] : r.snapshot->at(k).node().json().dump());
+      if (r.by_name) {
+        passed_names.push_back(r.names[k]);
+      } else {
+        passed_nodes.push_back(r.texts[k]);
+      }
     } else if (s->code == SCHEDHOST_UNSCHEDULABLE) {
       result.failed_nodes[r.names[k]] = s->message();
     } else if (s->code == SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE) {
@@ -182,9 +179,9 @@ FilterResult ExtenderService::filter(ExtenderArgs args) {
     }
   }
   if (r.by_name) {
-    result.node_names = std::move(passed);
+    result.node_names = std::move(passed_names);
   } else {
-    result.nodes = std::move(passed);
+    result.nodes = std::move(passed_nodes);
   }
   return result;
 }

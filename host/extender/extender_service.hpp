@@ -14,6 +14,7 @@
 #include "config/scheduler_configuration.hpp"
 #include "extender/cluster_source.hpp"
 #include "extender/extender_protocol.hpp"
+#include "extender/node_object_cache.hpp"
 #include "framework/framework.hpp"
 #include "framework/framework_metrics.hpp"
 #include "framework/parallelizer.hpp"
@@ -54,12 +55,13 @@ class ExtenderService {
 
  private:
   struct Request;
-  Request prepare(ExtenderArgs args) const;
+  Request prepare(ExtenderArgs args);
   // Under mutex_: the snapshot the request's plugins see, and the positions to evaluate.
   void resolve_nodes(Request& request);
 
   framework::Framework framework_;
   ClusterSource* cache_;
+  NodeObjectCache node_objects_;    // a Nodes request's node objects, by their text
   std::int64_t score_weights_ = 0;  // sum of the profile's Score plugin weights
   std::mutex mutex_;                // one request at a time in the plugins and the cache
   framework::Parallelizer parallelizer_;

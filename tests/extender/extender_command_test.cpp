@@ -51,9 +51,10 @@ TEST(ExtenderCommand, ServesTheChosenProfileUntilSigterm) {
   const auto r = client.Post("/filter", args, "application/json");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
+  // The passing node goes back exactly as it was sent.
   EXPECT_EQ(
       r->body,
-      R"({"Nodes":{"items":[{"metadata":{"name":"worker-1"}}]},"NodeNames":null,"FailedNodes":{"db-1":"node name does not contain 'worker'"},"FailedAndUnresolvableNodes":{},"Error":""})");
+      R"({"Nodes":{"items":[{"metadata": {"name": "worker-1"}}]},"NodeNames":null,"FailedNodes":{"db-1":"node name does not contain 'worker'"},"FailedAndUnresolvableNodes":{},"Error":""})");
   const int status = process.stop();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << process.log_tail();
   EXPECT_NE(process.log_tail().find("info: extender: serving profile \"gpu-scheduler\" on "

@@ -228,6 +228,24 @@ TEST_F(ExtenderServerTest, FilterOfNodesInTheRequestCountsThePodsTheCacheHasOnTh
   EXPECT_EQ(json::parse(b->body)["Nodes"]["items"], json::array());
 }
 
+TEST_F(ExtenderServerTest, ANodeSentAgainChangedIsReadAgain) {
+  // The extender keeps the node objects of recent requests by their text: the same text is not
+  // parsed again, a changed one is.
+  Extender extender(*plugins_, "gpu-scheduler", false);
+  const json p = pod("p", "default", "500m", "1");
+  ASSERT_TRUE(extender.post("/filter", nodes_args(p)));
+  std::vector<json> changed = nodes();
+  changed[0]["metadata"]["labels"].erase("gpu-type");
+  const auto r = extender.post(
+      "/filter", json{{"Pod", p}, {"Nodes", {{"items", changed}}}, {"NodeNames", nullptr}}.dump());
+  ASSERT_TRUE(r);
+  const json result = json::parse(r->body);
+  EXPECT_EQ(result["Nodes"]["items"], json::array({changed[4]}));
+  EXPECT_EQ(result["FailedAndUnresolvableNodes"],
+            json({{"worker-gpu-a", "node(s) didn't have label gpu-type=nvidia"},
+                  {"worker-plain", "node(s) didn't have label gpu-type=nvidia"}}));
+}
+
 TEST_F(ExtenderServerTest, FilterOfNodeNamesAnswersNamesFromTheNodeCache) {
   Extender extender(*plugins_, "gpu-scheduler", true);
   const auto r = extender.post("/filter", names_args(pod("p", "default", "500m", "1"), kNames));
