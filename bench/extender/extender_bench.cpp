@@ -1,8 +1,10 @@
 // schedhost-extender-bench: the latency of one extender request, from the client's POST to the
 // answer read back, over loopback HTTP with keep-alive as kube-scheduler sends them: filter and
 // prioritize at 500 and 5000 nodes, with the nodes in the request (nodeCacheCapable: false) and
-// by name from a node cache (true). The profile is the README's: SamplePlugin and ExampleFilter.
-// Prints min / median / p99 per case and writes them to bench/results/extender-<time>.json.
+// by name from a node cache (true). The profile is the README's, configs/extender-profile.yaml:
+// SamplePlugin and ExampleFilter.
+// Prints min / median / p99 per case (and the median of the same answer computed in process, no
+// HTTP) and writes them to bench/results/extender-<time>.json.
 #include <httplib.h>
 
 #include <algorithm>
@@ -24,24 +26,6 @@
 namespace {
 
 using nlohmann::json;
-
-const char* const kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  plugins:
-    preFilter: {disabled: [{name: '*'}]}
-    filter:
-      disabled: [{name: '*'}]
-      enabled: [{name: SamplePlugin}, {name: ExampleFilter}]
-    preScore: {disabled: [{name: '*'}]}
-    score:
-      disabled: [{name: '*'}]
-      enabled: [{name: SamplePlugin}]
-  pluginConfig:
-  - name: SamplePlugin
-    args: {whitelistZones: [zone-a]}
-)";
 
 // A node as the kubelet reports one (scheduler_perf's template, with the labels the plugins
 // read): about 1 KiB of JSON.
@@ -122,7 +106,21 @@ class FixedCluster final : public schedhost::extender::ClusterSource {
 struct Figures {
   double min_ms, median_ms, p99_ms;
   std::size_t request_bytes, answer_bytes;
+  double in_process_median_ms = 0;  // extender::answer() alone: no socket, no HTTP
 };
+
+double median_in_process(schedhost::extender::ExtenderService& service, const std::string& verb,
+                         const std::string& body, int requests) {
+  std::vector<double> ms;
+  for (int i = 0; i < requests; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto a = schedhost::extender::answer(service, verb, body);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
 
 Figures measure(httplib::Client& client, const std::string& verb, const std::string& body,
                 int requests) {
@@ -158,12 +156,12 @@ int main(int argc, char** argv) {
   for (const loader::PluginDefinition* def : registry.plugins())
     catalog.emplace(def->name, def->points);
   const config::SchedulerConfiguration configuration =
-      config::resolve_profiles(config::parse_configuration(kProfile, "bench.yaml"), catalog)
+      config::resolve_profiles(config::load_configuration(SCHEDHOST_EXTENDER_PROFILE), catalog)
           .configuration;
 
   json results = {{"machine", schedhost_bench::describe_machine()}, {"cases", json::array()}};
-  std::printf("%-10s %6s %-9s %9s %9s %9s %10s %10s\n", "verb", "nodes", "mode", "min ms",
-              "median ms", "p99 ms", "request", "answer");
+  std::printf("%-10s %6s %-9s %9s %9s %9s %10s %10s %12s\n", "verb", "nodes", "mode", "min ms",
+              "median ms", "p99 ms", "request", "answer", "no-HTTP ms");
   for (const int n : {500, 5000}) {
     std::vector<json> nodes;
     std::vector<std::string> names;
@@ -189,10 +187,13 @@ int main(int argc, char** argv) {
         json{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", names}}.dump();
     for (const char* verb : {"filter", "prioritize"}) {
       for (const bool cached : {false, true}) {
-        const Figures f = measure(client, verb, cached ? by_names : by_nodes, requests);
+        Figures f = measure(client, verb, cached ? by_names : by_nodes, requests);
+        f.in_process_median_ms =
+            median_in_process(service, verb, cached ? by_names : by_nodes, requests);
         const char* mode = cached ? "NodeNames" : "Nodes";
-        std::printf("%-10s %6d %-9s %9.2f %9.2f %9.2f %9zuK %9zuK\n", verb, n, mode, f.min_ms,
-                    f.median_ms, f.p99_ms, f.request_bytes / 1024, f.answer_bytes / 1024);
+        std::printf("%-10s %6d %-9s %9.2f %9.2f %9.2f %9zuK %9zuK %12.2f\n", verb, n, mode,
+                    f.min_ms, f.median_ms, f.p99_ms, f.request_bytes / 1024, f.answer_bytes / 1024,
+                    f.in_process_median_ms);
         results["cases"].push_back({{"verb", verb},
                                     {"nodes", n},
                                     {"mode", mode},
@@ -201,7 +202,8 @@ int main(int argc, char** argv) {
                                     {"median_ms", f.median_ms},
                                     {"p99_ms", f.p99_ms},
                                     {"request_bytes", f.request_bytes},
-                                    {"answer_bytes", f.answer_bytes}});
+                                    {"answer_bytes", f.answer_bytes},
+                                    {"in_process_median_ms", f.in_process_median_ms}});
       }
     }
   }

@@ -8,6 +8,7 @@
 
 #include "common/log_verbosity.hpp"
 #include "kube/pod_condition_patch.hpp"
+#include "live/cluster_informers.hpp"
 #include "live/filtered_handler.hpp"
 
 namespace schedhost::live {
@@ -83,37 +84,16 @@ bool LiveScheduler::responsible_for(const json& pod) const {
 }
 
 void LiveScheduler::start_informers() {
-  auto add = [this](kube::Resource resource, kube::InformerOptions options,
-                    kube::InformerHandler handler) {
-    informers_.push_back(std::make_unique<kube::Informer>(client_, resource, options));
-    informers_.back()->set_handler(std::move(handler));
-  };
-  add(kube::Resource::nodes(), {}, cluster_.node_handler());
-  add(kube::Resource::namespaces(), {}, cluster_.namespace_handler());
-  add(kube::Resource::pod_disruption_budgets(), {}, cluster_.pod_disruption_budget_handler());
   // One pod informer, two handlers (upstream's split): assigned pods feed the cache, unassigned
-  // pods of our profiles the queue. Finished pods are left out by the field selector, so the
-  // resources of a pod that completes are freed.
-  kube::InformerOptions pods;
-  pods.field_selector = "status.phase!=Succeeded,status.phase!=Failed";
-  add(kube::Resource::pods(), pods,
+  // pods of our profiles the queue.
+  informers_ = cluster_informers(
+      client_, cluster_,
       fan_out(filtered_handler([](const json& p) { return !node_name_of(p).empty(); },
                                cluster_.assigned_pod_handler()),
               filtered_handler(
                   [this](const json& p) { return node_name_of(p).empty() && responsible_for(p); },
                   queue_->handler())));
-  for (auto& informer : informers_)
-    informer->start();
-  std::string late;
-  for (auto& informer : informers_) {
-    if (!informer->wait_for_sync(options_.sync_timeout)) {
-      late += (late.empty() ? "" : ", ") + informer->resource().display();
-    }
-  }
-  if (!late.empty()) {
-    throw std::runtime_error("the informers for " + late + " did not list their objects within " +
-                             std::to_string(options_.sync_timeout.count()) + " s");
-  }
+  start_and_sync(informers_, options_.sync_timeout);
 }
 
 std::size_t LiveScheduler::run(const std::atomic<bool>& stop) {

@@ -6,6 +6,7 @@
 // their load), and SamplePlugin's preference (its prod zone bonus, its own CPU measure) beats the
 // default scores' differences by a margin, so neither scheduler's tie-break decides.
 #include <gtest/gtest.h>
+#include <httplib.h>
 
 #include <chrono>
 #include <fstream>
@@ -77,7 +78,7 @@ std::vector<json> pending_pods() {
 
 const char* const kSamplePluginArgs = R"(  pluginConfig:
   - name: SamplePlugin
-    args: {threshold: 100, whitelistZones: [zone-a]}
+    args: {whitelistZones: [zone-a]}
 )";
 
 // schedhost run's profile: upstream's defaults plus the two plugins, SamplePlugin's score x10.
@@ -94,23 +95,10 @@ profiles:
 )") + kSamplePluginArgs;
 }
 
-// The extender's profile: only the two plugins (kube-scheduler runs the defaults itself).
-std::string extender_profile() {
-  return std::string(R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  plugins:
-    preFilter: {disabled: [{name: '*'}]}
-    filter:
-      disabled: [{name: '*'}]
-      enabled: [{name: SamplePlugin}, {name: ExampleFilter}]
-    preScore: {disabled: [{name: '*'}]}
-    score:
-      disabled: [{name: '*'}]
-      enabled: [{name: SamplePlugin}]
-)") + kSamplePluginArgs;
-}
+// The extender's profile, configs/extender-profile.yaml: only the two plugins (kube-scheduler
+// runs the defaults itself), SamplePlugin's whitelistZones [zone-a] as above.
+const std::string kExtenderProfile =
+    std::string(SCHEDHOST_SOURCE_DIR) + "/configs/extender-profile.yaml";
 
 // kube-scheduler's configuration: the default profile and the extender, weight 10.
 std::string kube_scheduler_config(int extender_port, bool node_cache_capable) {
@@ -146,7 +134,6 @@ void places_pods_as_run_does(bool node_cache_capable) {
   std::ofstream(dir + "/cluster/pending.json")
       << json{{"apiVersion", "v1"}, {"kind", "List"}, {"items", pending_pods()}}.dump(2);
   std::ofstream(dir + "/run-profile.yaml") << run_profile();
-  std::ofstream(dir + "/extender-profile.yaml") << extender_profile();
   const auto want = testing::run_decisions(dir + "/run-profile.yaml", dir + "/cluster",
                                            {"--plugin-dir", testing::example_plugin_dir()});
 
@@ -155,10 +142,19 @@ void places_pods_as_run_does(bool node_cache_capable) {
 
   const int port = testing::free_loopback_port();
   ChildProcess extender(
-      {testing::schedhost_binary(), "extender", "--config", dir + "/extender-profile.yaml",
-       "--plugin-dir", testing::example_plugin_dir(), "--kubeconfig", plane->kubeconfig(),
-       "--bind-address", "127.0.0.1", "--port", std::to_string(port)},
+      {testing::schedhost_binary(), "extender", "--config", kExtenderProfile, "--plugin-dir",
+       testing::example_plugin_dir(), "--kubeconfig", plane->kubeconfig(), "--bind-address",
+       "127.0.0.1", "--port", std::to_string(port)},
       dir + "/extender.log");
+  // Serving once its node cache has synced: kube-scheduler's first request finds it up.
+  httplib::Client health("127.0.0.1", port);
+  ASSERT_TRUE(testing::eventually(
+      [&] {
+        const auto r = health.Get("/healthz");
+        return (r && r->status == 200) || !extender.running();
+      },
+      std::chrono::seconds(60)));
+  ASSERT_TRUE(extender.running()) << extender.log_tail();
   std::ofstream(dir + "/kube-scheduler.yaml") << kube_scheduler_config(port, node_cache_capable);
   ChildProcess scheduler(
       {"/bin/bash",
