@@ -11,7 +11,7 @@ std::vector<std::unique_ptr<kube::Informer>> cluster_informers(kube::ApiClient& 
                                                                LiveCluster& cluster,
                                                                kube::InformerHandler pods) {
   std::vector<std::unique_ptr<kube::Informer>> out;
-  auto add = [&](kube::Resource resource, kube::InformerOptions options,
+  auto add = [&](const kube::Resource& resource, const kube::InformerOptions& options,
                  kube::InformerHandler handler) {
     out.push_back(std::make_unique<kube::Informer>(client, resource, options));
     out.back()->set_handler(std::move(handler));

@@ -2,8 +2,8 @@
 
 namespace schedhost::live {
 
-kube::InformerHandler filtered_handler(std::function<bool(const nlohmann::json&)> pass,
-                                       kube::InformerHandler h) {
+kube::InformerHandler filtered_handler(const std::function<bool(const nlohmann::json&)>& pass,
+                                       const kube::InformerHandler& h) {
   return {[=](const kube::Object& o, bool initial) {
             if (pass(*o)) h.on_add(o, initial);
           },

@@ -13,7 +13,7 @@ namespace schedhost::live {
 // Passes to h only the objects pass accepts: an update that leaves the filter is a delete, one
 // that enters it an add, and a deletion passes when its last known state does. pass and h run
 // on the informer's thread.
-kube::InformerHandler filtered_handler(std::function<bool(const nlohmann::json&)> pass,
-                                       kube::InformerHandler h);
+kube::InformerHandler filtered_handler(const std::function<bool(const nlohmann::json&)>& pass,
+                                       const kube::InformerHandler& h);
 
 }  // namespace schedhost::live
