@@ -33,7 +33,7 @@ struct GlobalFlags {
 void add_global_flags(CLI::App* app, GlobalFlags& flags) {
   const std::string group = app->get_parent() == nullptr ? "Options" : "Global options";
   app->add_option("--log-level", flags.log_level,
-                  "trace, debug, info, warn or error (default: warn; info for serve)")
+                  "trace, debug, info, warn or error (default: warn; info for serve and extender)")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->group(group);
   app->add_option("-v,--v", flags.verbosity,
