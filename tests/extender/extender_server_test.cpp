@@ -15,6 +15,7 @@
 #include "extender/cluster_source.hpp"
 #include "extender/extender_server.hpp"
 #include "loader/plugin_registry.hpp"
+#include "serving/tls_identity.hpp"
 #include "support/fixtures.hpp"
 
 namespace schedhost::extender_test {
@@ -414,6 +415,28 @@ TEST_F(ExtenderServerTest, HealthAndMetricsAreServed) {
   EXPECT_NE(
       metrics->body.find("schedhost_extender_request_duration_seconds_count{verb=\"filter\"} 1"),
       std::string::npos);
+}
+
+TEST_F(ExtenderServerTest, ServesHttpsWithATlsIdentity) {
+  // enableHTTPS: true in kube-scheduler's entry: the same answers over TLS.
+  const config::Profile& profile = *plugins_->configuration().find_profile("gpu-scheduler");
+  ExtenderService service(plugins_->configuration(), profile, plugins_->registry(), nullptr);
+  ExtenderMetrics metrics;
+  extender::ExtenderServerOptions options;
+  options.bind_address = "127.0.0.1";
+  options.port = 0;
+  options.tls = std::make_unique<serving::TlsIdentity>(serving::self_signed_identity("127.0.0.1"));
+  ExtenderServer server(std::move(options), service, metrics, nullptr);
+  EXPECT_TRUE(server.https());
+  httplib::SSLClient client("127.0.0.1", server.port());
+  client.enable_server_certificate_verification(false);  // self-signed, made for this test
+  const auto r =
+      client.Post("/prioritize", nodes_args(pod("p", "default", "1", "1")), "application/json");
+  ASSERT_TRUE(r) << httplib::to_string(r.error());
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(json::parse(r->body)[0], json({{"Host", "worker-gpu-a"}, {"Score", 10}}));
+  httplib::Client plain("127.0.0.1", server.port());
+  EXPECT_FALSE(plain.Get("/healthz"));  // no plain HTTP on an HTTPS port
 }
 
 }  // namespace schedhost::extender_test
