@@ -51,8 +51,10 @@ BENCH_BUILD ?= build-bench
 
 bench: deps
 	@cmake -S . -B $(BENCH_BUILD) $(call generator,$(BENCH_BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDHOST_BUILD_BENCH=ON $(CMAKE_ARGS) >/dev/null
-	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target schedhost-bench schedhost-microbench
+	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target schedhost-bench schedhost-microbench \
+	  schedhost-extender-bench
 	@$(BENCH_BUILD)/bin/schedhost-bench $(if $(filter 1,$(QUICK)),--quick)
+	@$(BENCH_BUILD)/bin/schedhost-extender-bench $(if $(filter 1,$(QUICK)),--quick)
 	@$(BENCH_BUILD)/bin/schedhost-microbench $(if $(filter 1,$(QUICK)),--benchmark_min_time=0.05) \
 	  --benchmark_out=bench/results/micro-$$(date -u +%Y-%m-%dT%H%M%SZ).json --benchmark_out_format=json
 
@@ -82,7 +84,7 @@ tsan-cycle: deps
 # What CI runs after `make test`, within its 45 minutes on 2 cores: AddressSanitizer alone
 # (UBSan's checks double the compile time at -O0) on every suite that needs no API server.
 LIVE_SUITES := live_cache_tests live_connection_tests live_control_plane_tests \
-  live_informer_tests live_serve_tests live_writes_tests live_deploy_tests
+  live_informer_tests live_serve_tests live_writes_tests live_deploy_tests live_extender_tests
 asan-ci:
 	@$(MAKE) --no-print-directory build BUILD=build-asan-ci BUILD_TYPE=Debug \
 	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=address -DSCHEDHOST_BUILD_BENCH=OFF"

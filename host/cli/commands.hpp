@@ -20,6 +20,7 @@ struct Subcommand {
 };
 
 Subcommand add_exercise_command(CLI::App& app);
+Subcommand add_extender_command(CLI::App& app);
 Subcommand add_plugins_command(CLI::App& app);
 Subcommand add_probe_command(CLI::App& app);
 Subcommand add_run_command(CLI::App& app);

@@ -33,7 +33,7 @@ struct GlobalFlags {
 void add_global_flags(CLI::App* app, GlobalFlags& flags) {
   const std::string group = app->get_parent() == nullptr ? "Options" : "Global options";
   app->add_option("--log-level", flags.log_level,
-                  "trace, debug, info, warn or error (default: warn; info for serve)")
+                  "trace, debug, info, warn or error (default: warn; info for serve and extender)")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->group(group);
   app->add_option("-v,--v", flags.verbosity,
@@ -62,8 +62,8 @@ spdlog::level::level_enum verbosity_level(int v) {
   return spdlog::level::info;
 }
 
-// What the flags ask for; without either, the command's default (serve: info, with its start and
-// stop lines, as kube-scheduler's; every other command: warn).
+// What the flags ask for; without either, the command's default (serve and extender: info, with
+// their start and stop lines, as kube-scheduler's; every other command: warn).
 spdlog::level::level_enum log_level(const GlobalFlags& flags, bool serve) {
   std::optional<spdlog::level::level_enum> level;
   if (!flags.log_level.empty()) level = spdlog::level::from_str(flags.log_level);
@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
   const std::vector<Subcommand> commands = {
       add_run_command(app),      add_validate_command(app), add_plugins_command(app),
       add_exercise_command(app), add_version_command(app),  add_serve_command(app),
-      add_probe_command(app),
+      add_probe_command(app),    add_extender_command(app),
   };
   for (const Subcommand& command : commands)
     add_global_flags(command.app, global);
@@ -131,7 +131,9 @@ int main(int argc, char** argv) {
   try {
     for (const Subcommand& command : commands) {
       if (!command.app->parsed()) continue;
-      setup_logging(log_level(global, command.app->get_name() == "serve"), global);
+      const bool server =
+          command.app->get_name() == "serve" || command.app->get_name() == "extender";
+      setup_logging(log_level(global, server), global);
       return command.run();
     }
     return kExitBadInput;

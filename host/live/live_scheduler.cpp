@@ -8,6 +8,8 @@
 
 #include "common/log_verbosity.hpp"
 #include "kube/pod_condition_patch.hpp"
+#include "live/cluster_informers.hpp"
+#include "live/filtered_handler.hpp"
 
 namespace schedhost::live {
 namespace {
@@ -18,30 +20,6 @@ using scheduler::PodPtr;
 using scheduler::PodResult;
 
 using Clock = std::chrono::steady_clock;
-
-// Upstream's FilteringResourceEventHandler: an update that leaves the filter is a delete, one
-// that enters it an add, and a deletion passes when its last known state does. So the deletion
-// of a pod still unassigned never reaches the cache, even while the cycle has it assumed: as
-// upstream, its room is freed when its binding fails (404), not before.
-kube::InformerHandler filtered(std::function<bool(const json&)> pass, kube::InformerHandler h) {
-  return {[=](const kube::Object& o, bool initial) {
-            if (pass(*o)) h.on_add(o, initial);
-          },
-          [=](const kube::Object& old, const kube::Object& now) {
-            const bool was = pass(*old);
-            const bool is = pass(*now);
-            if (was && is) {
-              h.on_update(old, now);
-            } else if (was) {
-              h.on_delete(old, false);
-            } else if (is) {
-              h.on_add(now, false);
-            }
-          },
-          [=](const kube::Object& o, bool unknown) {
-            if (pass(*o)) h.on_delete(o, unknown);
-          }};
-}
 
 kube::InformerHandler fan_out(kube::InformerHandler a, kube::InformerHandler b) {
   return {[=](const kube::Object& o, bool initial) {
@@ -106,37 +84,16 @@ bool LiveScheduler::responsible_for(const json& pod) const {
 }
 
 void LiveScheduler::start_informers() {
-  auto add = [this](kube::Resource resource, kube::InformerOptions options,
-                    kube::InformerHandler handler) {
-    informers_.push_back(std::make_unique<kube::Informer>(client_, resource, options));
-    informers_.back()->set_handler(std::move(handler));
-  };
-  add(kube::Resource::nodes(), {}, cluster_.node_handler());
-  add(kube::Resource::namespaces(), {}, cluster_.namespace_handler());
-  add(kube::Resource::pod_disruption_budgets(), {}, cluster_.pod_disruption_budget_handler());
   // One pod informer, two handlers (upstream's split): assigned pods feed the cache, unassigned
-  // pods of our profiles the queue. Finished pods are left out by the field selector, so the
-  // resources of a pod that completes are freed.
-  kube::InformerOptions pods;
-  pods.field_selector = "status.phase!=Succeeded,status.phase!=Failed";
-  add(kube::Resource::pods(), pods,
-      fan_out(
-          filtered([](const json& p) { return !node_name_of(p).empty(); },
-                   cluster_.assigned_pod_handler()),
-          filtered([this](const json& p) { return node_name_of(p).empty() && responsible_for(p); },
-                   queue_->handler())));
-  for (auto& informer : informers_)
-    informer->start();
-  std::string late;
-  for (auto& informer : informers_) {
-    if (!informer->wait_for_sync(options_.sync_timeout)) {
-      late += (late.empty() ? "" : ", ") + informer->resource().display();
-    }
-  }
-  if (!late.empty()) {
-    throw std::runtime_error("the informers for " + late + " did not list their objects within " +
-                             std::to_string(options_.sync_timeout.count()) + " s");
-  }
+  // pods of our profiles the queue.
+  informers_ = cluster_informers(
+      client_, cluster_,
+      fan_out(filtered_handler([](const json& p) { return !node_name_of(p).empty(); },
+                               cluster_.assigned_pod_handler()),
+              filtered_handler(
+                  [this](const json& p) { return node_name_of(p).empty() && responsible_for(p); },
+                  queue_->handler())));
+  start_and_sync(informers_, options_.sync_timeout);
 }
 
 std::size_t LiveScheduler::run(const std::atomic<bool>& stop) {

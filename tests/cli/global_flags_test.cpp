@@ -106,7 +106,8 @@ TEST(GlobalFlags, BadValuesAreBadInputWhereverTheyAre) {
 }
 
 TEST(GlobalFlags, EveryCommandTakesThem) {
-  for (const std::string command : {"run", "validate", "plugins", "exercise", "serve", "version"}) {
+  for (const std::string command :
+       {"run", "validate", "plugins", "exercise", "serve", "extender", "version"}) {
     const ProcessResult r = run_schedhost({command, "--help"});
     EXPECT_EQ(r.exit_code, 0) << command;
     EXPECT_THAT(r.out, ::testing::HasSubstr("--log-level")) << command;

@@ -1,0 +1,27 @@
+// The informers behind a live cluster cache, started and waited for before anything is
+// answered: serve's scheduler and the extender's node cache both keep one.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "kube/api_client.hpp"
+#include "kube/informer.hpp"
+#include "live/live_cluster.hpp"
+
+namespace schedhost::live {
+
+// Nodes, namespaces and PodDisruptionBudgets feeding cluster, and the pods that have not
+// finished (status.phase neither Succeeded nor Failed, so a completed pod frees its room) feeding
+// pods, which decides which of them go where. Not started. client and cluster must outlive them.
+std::vector<std::unique_ptr<kube::Informer>> cluster_informers(kube::ApiClient& client,
+                                                               LiveCluster& cluster,
+                                                               kube::InformerHandler pods);
+
+// Starts every informer, then waits until each has listed its objects. Throws
+// std::runtime_error "the informers for <resources> did not list their objects within <n> s".
+void start_and_sync(const std::vector<std::unique_ptr<kube::Informer>>& informers,
+                    std::chrono::seconds timeout);
+
+}  // namespace schedhost::live
