@@ -83,21 +83,24 @@ ExtenderServer::~ExtenderServer() {
   if (listener_.joinable()) listener_.join();
 }
 
+// A verb's path: /filter or /prioritize, after any prefix of whole segments.
+constexpr const char* kVerbPath = R"((?:/[^/]+)*/(filter|prioritize))";
+
 void ExtenderServer::route() {
-  server_->Post(
-      "/(filter|prioritize)", [this](const httplib::Request& req, httplib::Response& res) {
-        const auto start = std::chrono::steady_clock::now();
-        const std::string verb = req.matches[1].str();
-        const Answer a = answer(service_, verb, req.body);
-        send(res, a);
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        metrics_.request(verb, a.code, seconds);
-        if (a.code != 200) {
-          spdlog::warn("extender: {} answered {}: {}", verb, a.code,
-                       std::string_view(a.body).substr(0, a.body.find('\n')));
-        }
-      });
+  // Under any path prefix, so a urlPrefix such as http://host:8888/scheduler works as well.
+  server_->Post(kVerbPath, [this](const httplib::Request& req, httplib::Response& res) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string verb = req.matches[1].str();
+    const Answer a = answer(service_, verb, req.body);
+    send(res, a);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    metrics_.request(verb, a.code, seconds);
+    if (a.code != 200) {
+      spdlog::warn("extender: {} answered {}: {}", verb, a.code,
+                   std::string_view(a.body).substr(0, a.body.find('\n')));
+    }
+  });
   server_->Post("/(.*)", [this](const httplib::Request& req, httplib::Response& res) {
     send(res, text(404, "unknown verb \"" + req.matches[1].str() + "\": " + kVerbs));
     metrics_.request("unknown", 404, 0);
@@ -107,10 +110,10 @@ void ExtenderServer::route() {
     send(res, text(405, req.method + " " + req.path + ": the extender verbs take POST"));
     metrics_.request(req.matches[1].str(), 405, 0);
   };
-  server_->Get("/(filter|prioritize)", wrong_method);
-  server_->Put("/(filter|prioritize)", wrong_method);
-  server_->Patch("/(filter|prioritize)", wrong_method);
-  server_->Delete("/(filter|prioritize)", wrong_method);
+  server_->Get(kVerbPath, wrong_method);
+  server_->Put(kVerbPath, wrong_method);
+  server_->Patch(kVerbPath, wrong_method);
+  server_->Delete(kVerbPath, wrong_method);
   for (const char* endpoint : {"healthz", "livez", "readyz"}) {
     const std::string name = endpoint;
     server_->Get("/" + name, [name](const httplib::Request& req, httplib::Response& res) {

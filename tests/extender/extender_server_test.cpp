@@ -208,6 +208,20 @@ TEST_F(ExtenderServerTest, FilterAnswersTheNodesOfTheRequestThatPassAndWhyTheOth
           R"(]},"NodeNames":null,"FailedNodes":{"gpu-node":"node name does not contain 'worker'","worker-gpu-b":"Insufficient nvidia.com/gpu"},"FailedAndUnresolvableNodes":{"worker-plain":"node(s) didn't have label gpu-type=nvidia"},"Error":""})");
 }
 
+// A urlPrefix with a path (http://host:8888/scheduler) reaches the same verbs.
+TEST_F(ExtenderServerTest, TheVerbsAreServedUnderAnyPathPrefix) {
+  Extender extender(*plugins_, "gpu-scheduler", false);
+  const std::string args = nodes_args(pod("p", "default", "500m", "1"));
+  const auto plain = extender.post("/filter", args);
+  const auto prefixed = extender.post("/scheduler/v1/filter", args);
+  ASSERT_TRUE(plain && prefixed);
+  EXPECT_EQ(prefixed->status, 200);
+  EXPECT_EQ(prefixed->body, plain->body);
+  const auto unknown = extender.post("/scheduler/bind", args);
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->status, 404);
+}
+
 TEST_F(ExtenderServerTest, FilterOfNodesInTheRequestCountsThePodsTheCacheHasOnThem) {
   // Two GPUs wanted: worker-gpu-a has two, but the cache's running pod holds one of them.
   Extender without(*plugins_, "gpu-scheduler", false);

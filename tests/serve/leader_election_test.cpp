@@ -3,8 +3,10 @@
 // the Lease unchanged for leaseDuration and schedules the rest, each pod bound once; a clean stop
 // releases the Lease. Short durations keep the test quick: lease 4 s, renew 3 s, retry 500 ms.
 #include <gtest/gtest.h>
+
 #include <signal.h>
 #include <sys/wait.h>
+#include <algorithm>
 
 #include <map>
 #include <set>
@@ -243,7 +245,13 @@ TEST(ServeLeaderElection, SigtermDuringABurstExitsCleanlyAndLeavesNothingHalfDon
   // The next replica takes the released Lease at once and binds the rest.
   ServeProcess second(*plane, config);
   ASSERT_TRUE(eventually([&] { return all_bound(client, pods); })) << second.log();
-  events = scheduled_events();
+  // Events are written after the bindings, in batches: wait until each pod has its event, then
+  // check that none has two.
+  EXPECT_TRUE(eventually([&] {
+    events = scheduled_events();
+    return std::all_of(pods.begin(), pods.end(),
+                       [&](const std::string& name) { return events[name] >= 1; });
+  })) << second.log();
   for (const std::string& name : pods)
     EXPECT_EQ(events[name], 1) << name;
 }
