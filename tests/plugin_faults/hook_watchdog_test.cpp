@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -22,6 +23,13 @@ using namespace std::chrono_literals;
 struct Reports {
   std::vector<live::OverdueHook> list;
   std::mutex mutex;
+  // The watchdog's callback, adding to this list.
+  std::function<void(const live::OverdueHook&)> recorder() {
+    return [this](const live::OverdueHook& h) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      list.push_back(h);
+    };
+  }
   std::vector<live::OverdueHook> taken() {
     const std::lock_guard<std::mutex> lock(mutex);
     return list;
@@ -41,10 +49,7 @@ TEST(HookWatchdog, AStuckFilterIsReportedOnceAndFailsLivezWhileItLasts) {
   loader::PluginDefinition sleepy;
   sleepy.name = "Sleepy";
   Reports reports;
-  live::HookWatchdog watchdog(100ms, [&reports](const live::OverdueHook& h) {
-    const std::lock_guard<std::mutex> lock(reports.mutex);
-    reports.list.push_back(h);
-  });
+  live::HookWatchdog watchdog(100ms, reports.recorder());
   EXPECT_EQ(watchdog.stuck(), std::nullopt);
   std::thread filter = stay_in(sleepy, "Filter", 700ms);
   std::this_thread::sleep_for(450ms);
@@ -65,10 +70,7 @@ TEST(HookWatchdog, BindingHooksMayBlockAndShortHooksAreNotReported) {
   loader::PluginDefinition binder;
   binder.name = "SlowBinder";
   Reports reports;
-  live::HookWatchdog watchdog(100ms, [&reports](const live::OverdueHook& h) {
-    const std::lock_guard<std::mutex> lock(reports.mutex);
-    reports.list.push_back(h);
-  });
+  live::HookWatchdog watchdog(100ms, reports.recorder());
   std::vector<std::thread> threads;
   for (const char* hook : {"PreBind", "Bind", "PostBind", "Unreserve"})
     threads.push_back(stay_in(binder, hook, 400ms));
@@ -93,10 +95,7 @@ TEST(HookWatchdog, NestedCallsNameTheInnermostHook) {
   loader::PluginDefinition inner;
   inner.name = "Sleepy";
   Reports reports;
-  live::HookWatchdog watchdog(100ms, [&reports](const live::OverdueHook& h) {
-    const std::lock_guard<std::mutex> lock(reports.mutex);
-    reports.list.push_back(h);
-  });
+  live::HookWatchdog watchdog(100ms, reports.recorder());
   std::thread post_filter([&] {
     const framework::HookActivity::Scope scope(outer, "PostFilter");
     {
