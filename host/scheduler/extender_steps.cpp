@@ -178,9 +178,10 @@ SchedulingCore::ExtenderPreemption SchedulingCore::preempt_with_extenders(
     }
     for (const std::string& uid : it->second) {
       if (info->find_pod(uid) == nullptr) {
-        out.failure = "preemption: extender: " + extender->name() +
-                      " claims to preempt pod (UID: " + uid + ") on node: " + node +
-                      ", but the pod is not found on that node";
+        std::string why = "preemption: extender: " + extender->name();
+        why.append(" claims to preempt pod (UID: ").append(uid).append(") on node: ").append(node);
+        why += ", but the pod is not found on that node";
+        out.failure = std::move(why);
         out.error = true;
         return out;
       }
