@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "scheduler/scheduling_core.hpp"
 
@@ -75,13 +76,15 @@ std::optional<std::string> SchedulingCore::pass_extenders(const cluster::Pod& po
       if (answer.failed_unresolvable.count(node) == 0)
         record(node, SCHEDHOST_UNSCHEDULABLE, reason, false);
     }
-    // The nodes it passes, in its order, among those it was given.
+    // The nodes it passes, in its order, among those it was given (sets, not scans: at 5000
+    // nodes a scan per node is 25 million comparisons per pod).
+    const std::unordered_set<std::size_t> given(filtered.feasible.begin(), filtered.feasible.end());
     std::vector<std::size_t> passed;
+    std::unordered_set<std::size_t> kept;
     for (const std::string& name : answer.feasible) {
       const std::optional<std::size_t> index = snapshot_.index_of(name);
-      if (index && std::find(filtered.feasible.begin(), filtered.feasible.end(), *index) !=
-                       filtered.feasible.end()) {
-        passed.push_back(*index);
+      if (index && given.count(*index) != 0) {
+        if (kept.insert(*index).second) passed.push_back(*index);
       } else {
         spdlog::warn("extender {} passed node \"{}\", which it was not given: ignored",
                      extender->name(), name);
@@ -90,8 +93,7 @@ std::optional<std::string> SchedulingCore::pass_extenders(const cluster::Pod& po
     if (explain != nullptr) {
       // A node it dropped without a reason still says who dropped it.
       for (std::size_t i : filtered.feasible) {
-        if (std::find(passed.begin(), passed.end(), i) == passed.end() && status_of.count(i) == 0 &&
-            i < explain->nodes.size()) {
+        if (kept.count(i) == 0 && status_of.count(i) == 0 && i < explain->nodes.size()) {
           explain->nodes[i].second.filter = {
               "Unschedulable", explain_label(*extender), {"not in the extender's filter answer"}};
         }

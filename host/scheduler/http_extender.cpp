@@ -146,24 +146,23 @@ std::string dial_address(const std::string& origin) {
 HttpExtender::HttpExtender(const config::ExtenderConfig& config) : config_(config) {
   // urlPrefix "http://host:port/some/prefix/": the origin to connect to, and the path to which
   // "/<verb>" is appended (upstream trims the prefix's trailing slashes).
-  std::string prefix = config_.url_prefix;
-  while (!prefix.empty() && prefix.back() == '/')
-    prefix.pop_back();
-  const std::size_t scheme_end = prefix.find("://");
+  url_ = config_.url_prefix;
+  while (!url_.empty() && url_.back() == '/')
+    url_.pop_back();
+  const std::size_t scheme_end = url_.find("://");
   const std::size_t path_start =
-      prefix.find('/', scheme_end == std::string::npos ? 0 : scheme_end + 3);
-  origin_ = prefix.substr(0, path_start);
-  path_ = path_start == std::string::npos ? "" : prefix.substr(path_start);
+      url_.find('/', scheme_end == std::string::npos ? 0 : scheme_end + 3);
+  origin_ = url_.substr(0, path_start);
+  path_ = path_start == std::string::npos ? "" : url_.substr(path_start);
+  for (const config::ExtenderManagedResource& r : config_.managed_resources)
+    managed_.insert(r.name);
   client_ = std::make_unique<kube::ApiClient>(client_config(config_, origin_), "/extender");
 }
 
 HttpExtender::~HttpExtender() = default;
 
 bool HttpExtender::interested(const cluster::Pod& pod) const {
-  if (config_.managed_resources.empty()) return true;
-  std::set<std::string, std::less<>> managed;
-  for (const config::ExtenderManagedResource& r : config_.managed_resources)
-    managed.insert(r.name);
+  if (managed_.empty()) return true;
   const json& spec = pod.json().value("spec", json::object());
   for (const char* list : {"containers", "initContainers"}) {
     const json& containers = spec.value(list, json::array());
@@ -173,7 +172,7 @@ bool HttpExtender::interested(const cluster::Pod& pod) const {
         const json& names = resources.value(kind, json::object());
         if (!names.is_object()) continue;
         for (auto it = names.begin(); it != names.end(); ++it) {
-          if (managed.count(it.key()) != 0) return true;
+          if (managed_.count(it.key()) != 0) return true;
         }
       }
     }
@@ -201,10 +200,7 @@ json HttpExtender::args_for(const cluster::Pod& pod,
 }
 
 json HttpExtender::send(const std::string& verb, const json& args) const {
-  std::string url = config_.url_prefix;
-  while (!url.empty() && url.back() == '/')
-    url.pop_back();
-  url += "/" + verb;
+  const std::string url = url_ + "/" + verb;
   kube::Response r;
   try {
     r = client_->request("POST", path_ + "/" + verb, args.dump(), "application/json");

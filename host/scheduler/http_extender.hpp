@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -79,6 +80,8 @@ class HttpExtender {
                           const std::vector<const cluster::Node*>& nodes) const;
 
   config::ExtenderConfig config_;
+  std::set<std::string, std::less<>> managed_;  // managedResources' names
+  std::string url_;     // urlPrefix without its trailing '/', as messages name it
   std::string origin_;  // scheme://host:port of urlPrefix
   std::string path_;    // urlPrefix's path, without a trailing '/'
   std::unique_ptr<kube::ApiClient> client_;
