@@ -82,14 +82,15 @@ tsan-cycle: deps
 	  -L '^($(subst $(eval) ,|,$(TSAN_SUITES)))$$'
 
 # What CI runs after `make test`, within its 45 minutes on 2 cores: AddressSanitizer alone
-# (UBSan's checks double the compile time at -O0) on every suite that needs no API server.
-LIVE_SUITES := live_cache_tests live_connection_tests live_control_plane_tests \
-  live_informer_tests live_serve_tests live_writes_tests live_deploy_tests live_extender_tests
+# (UBSan's checks double the compile time at -O0) on every suite that needs no API server. The
+# live suites are not built at all (SCHEDHOST_LIVE_TESTS=OFF), and -g1 keeps the line tables
+# ASan's reports need but not the full debug info, whose size slows every link: from a clean
+# clone this whole target takes about 10 minutes on 2 cores (7 to build, 2.6 to test).
 asan-ci:
 	@$(MAKE) --no-print-directory build BUILD=build-asan-ci BUILD_TYPE=Debug \
-	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=address -DSCHEDHOST_BUILD_BENCH=OFF"
-	@ctest --test-dir build-asan-ci --output-on-failure -j $(JOBS) \
-	  -LE '^($(subst $(eval) ,|,$(LIVE_SUITES)))$$'
+	  CMAKE_ARGS="-DSCHEDHOST_SANITIZE=address -DSCHEDHOST_BUILD_BENCH=OFF -DSCHEDHOST_LIVE_TESTS=OFF \
+	  -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1"
+	@ctest --test-dir build-asan-ci --output-on-failure -j $(JOBS)
 
 FUZZ_BUILD   ?= build-fuzzers
 FUZZ_SECONDS ?= 60

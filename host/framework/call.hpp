@@ -5,6 +5,7 @@
 
 #include <schedhost/abi.h>
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +79,19 @@ class Call {
     return extras_ ? std::move(extras_->victims) : std::vector<std::string>{};
   }
 
+  // Keeps strings the plugin reads after a host function returned (process_preemption's
+  // answers) until this call is over; the views stay valid as more are held.
+  schedhost_str_t hold(std::string text) {
+    const std::string& held = extras().held_strings.emplace_back(std::move(text));
+    return {held.data(), held.size()};
+  }
+  const schedhost_str_t* hold(std::vector<std::string> texts) {
+    std::vector<schedhost_str_t>& views = extras().held_views.emplace_back();
+    for (std::string& t : texts)
+      views.push_back(hold(std::move(t)));
+    return views.data();
+  }
+
   // events_to_register only: the plugin's registrations (resource, action bits), in order.
   void register_event(std::string_view resource, schedhost_action_t actions) {
     extras().events.emplace_back(std::string(resource), actions);
@@ -99,6 +113,8 @@ class Call {
     std::optional<std::string> nominated_node;
     std::vector<std::string> victims;
     std::vector<std::pair<std::string, schedhost_action_t>> events;
+    std::deque<std::string> held_strings;  // deque: growing it moves nothing
+    std::deque<std::vector<schedhost_str_t>> held_views;
   };
   static const Extras kNoExtras;
   Extras& extras() {

@@ -284,9 +284,10 @@ Status Framework::run_filter(const CycleContext& cycle, const Pod& pod,
 PostFilterOutcome Framework::run_post_filter(CycleContext& cycle, const Pod& pod,
                                              const std::vector<schedhost_node_status_t>& statuses,
                                              Parallelizer* parallelizer,
-                                             std::function<std::uint64_t()> random) const {
+                                             std::function<std::uint64_t()> random,
+                                             const PreemptionExtenders* extenders) const {
   return timed("PostFilter", [&]() -> PostFilterOutcome {
-    const PostFilterScope scope{this, &cycle, &pod, parallelizer, std::move(random)};
+    const PostFilterScope scope{this, &cycle, &pod, parallelizer, std::move(random), extenders};
     PostFilterOutcome out;
     out.status = {SCHEDHOST_UNSCHEDULABLE, {}, {}};
     std::vector<std::string> reasons;
@@ -322,7 +323,8 @@ PostFilterOutcome Framework::run_post_filter(CycleContext& cycle, const Pod& pod
         out.status = {s.code, std::move(reasons), s.plugin};
         return out;
       }
-      out.status = wrapped(s, "running PostFilter plugin " + in_quotes(p.name()));
+      // Upstream keeps an Error's message as it is (it ends up in the FitError).
+      out.status = {SCHEDHOST_ERROR, std::move(s.reasons), p.name()};
       return out;
     }
     out.status.reasons = std::move(reasons);

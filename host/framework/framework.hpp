@@ -27,6 +27,7 @@
 #include "framework/parallelizer.hpp"
 #include "framework/plugin_call_record.hpp"
 #include "framework/plugin_instance.hpp"
+#include "framework/preemption_extenders.hpp"
 #include "framework/status.hpp"
 #include "framework/waiting_pods.hpp"
 #include "loader/plugin_registry.hpp"
@@ -120,7 +121,8 @@ class Framework {
   PostFilterOutcome run_post_filter(CycleContext& cycle, const cluster::Pod& pod,
                                     const std::vector<schedhost_node_status_t>& statuses,
                                     Parallelizer* parallelizer,
-                                    std::function<std::uint64_t()> random) const;
+                                    std::function<std::uint64_t()> random,
+                                    const PreemptionExtenders* extenders = nullptr) const;
   // The PreFilter extensions (AddPod / RemovePod) of the PreFilter plugins that did not skip,
   // on a cloned cycle state: the state as if `other` were added to / removed from node.
   // [concurrent], each on its own clone.

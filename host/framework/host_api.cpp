@@ -151,7 +151,8 @@ bool emulate_host_abi_minor(uint32_t minor) {
       offsetof(schedhost_host_api_t, snapshot_id),                     // 1.1
       offsetof(schedhost_host_api_t, register_event),                  // 1.2
       offsetof(schedhost_host_api_t, report_exception),                // 1.3
-      sizeof(schedhost_host_api_t),                                    // 1.4
+      offsetof(schedhost_host_api_t, process_preemption),              // 1.4
+      sizeof(schedhost_host_api_t),                                    // 1.5
   };
   static_assert(std::size(kSizes) == SCHEDHOST_ABI_MINOR + 1, "a size per minor");
   if (minor > SCHEDHOST_ABI_MINOR) return false;

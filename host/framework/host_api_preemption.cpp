@@ -1,8 +1,10 @@
-// The preemption part of the host API table: random numbers, parallel_for, dry runs, victims
-// and PodDisruptionBudgets. Dry runs exist only inside a PostFilter call (it has a scope);
-// anywhere else these functions answer "nothing", as the rest of the table does.
+// The preemption part of the host API table: random numbers, parallel_for, dry runs, victims,
+// PodDisruptionBudgets and the extenders' say on the candidates. Dry runs exist only inside a
+// PostFilter call (it has a scope); anywhere else these functions answer "nothing", as the rest of
+// the table does.
 #include <memory>
 #include <string_view>
+#include <unordered_map>
 
 #include "cluster/snapshot.hpp"
 #include "framework/abi_string.hpp"
@@ -106,6 +108,50 @@ bool pdb_json(const schedhost_call_t* call, size_t index, schedhost_str_t pointe
   return true;
 }
 
+schedhost_code_t process_preemption(schedhost_call_t* call,
+                                    schedhost_preemption_candidate_t* candidates, size_t count,
+                                    size_t* out_count, schedhost_str_t* out_error) {
+  if (out_count != nullptr) *out_count = count;
+  const PostFilterScope* scope = scope_of(call);
+  if (scope == nullptr) {
+    if (out_error != nullptr && call != nullptr) {
+      *out_error = Call::from(call).hold("process_preemption is only served to PostFilter");
+    }
+    return SCHEDHOST_ERROR;
+  }
+  if (scope->extenders == nullptr || !*scope->extenders || candidates == nullptr || count == 0) {
+    return SCHEDHOST_SUCCESS;
+  }
+  std::vector<PreemptionCandidate> offered(count);
+  std::unordered_map<std::string_view, std::size_t> position;  // node name -> index offered
+  for (size_t i = 0; i < count; ++i) {
+    offered[i].node = view(candidates[i].node_name);
+    for (size_t v = 0; candidates[i].victim_uids != nullptr && v < candidates[i].victim_count; ++v)
+      offered[i].victims.emplace_back(view(candidates[i].victim_uids[v]));
+    offered[i].pdb_violations = candidates[i].pdb_violations;
+    position.emplace(view(candidates[i].node_name), i);
+  }
+  const std::vector<schedhost_preemption_candidate_t> original(candidates, candidates + count);
+  std::optional<std::string> failure = (*scope->extenders)(*scope->pod, offered);
+  Call& c = Call::from(call);
+  if (failure) {
+    if (out_error != nullptr) *out_error = c.hold(std::move(*failure));
+    return SCHEDHOST_ERROR;
+  }
+  size_t kept = 0;
+  for (PreemptionCandidate& k : offered) {
+    auto it = position.find(k.node);
+    if (it == position.end()) continue;  // the extenders name only offered nodes; be safe
+    schedhost_preemption_candidate_t& out = candidates[kept++];
+    out.node_name = original[it->second].node_name;
+    out.victim_count = k.victims.size();
+    out.victim_uids = c.hold(std::move(k.victims));
+    out.pdb_violations = k.pdb_violations;
+  }
+  if (out_count != nullptr) *out_count = kept;
+  return SCHEDHOST_SUCCESS;
+}
+
 }  // namespace
 
 void fill_preemption_functions(schedhost_host_api_t& t) {
@@ -122,6 +168,7 @@ void fill_preemption_functions(schedhost_host_api_t& t) {
   t.add_victim = &add_victim;
   t.pdb_count = &pdb_count;
   t.pdb_json = &pdb_json;
+  t.process_preemption = &process_preemption;
 }
 
 }  // namespace schedhost::framework

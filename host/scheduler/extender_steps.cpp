@@ -147,50 +147,79 @@ const HttpExtender* SchedulingCore::binder_for(const cluster::Pod& pod) const {
   return nullptr;
 }
 
-SchedulingCore::ExtenderPreemption SchedulingCore::preempt_with_extenders(
-    const cluster::Pod& pod, const framework::PostFilterOutcome& post) const {
-  ExtenderPreemption out;
-  out.victims = post.victims;
-  const std::string& node = *post.nominated_node;
-  const cluster::NodeInfo* info = snapshot_.find(node);
+std::optional<std::string> SchedulingCore::preempt_with_extenders(
+    const cluster::Pod& pod, std::vector<framework::PreemptionCandidate>& candidates) const {
+  using Victims = std::map<std::string, ExtenderMetaVictims>;
+  // The victims as uids per node, which each extender in turn replaces.
+  Victims current;
+  for (const framework::PreemptionCandidate& c : candidates)
+    current[c.node] = {c.victims, c.pdb_violations};
   for (const auto& extender : extenders_) {
-    if (!extender->preempts() || !extender->interested(pod) || info == nullptr) continue;
-    std::map<std::string, ExtenderVictims> offered;
-    ExtenderVictims& victims = offered[node];
-    for (const std::string& uid : out.victims) {
-      if (const cluster::Pod* p = info->find_pod(uid)) victims.pods.push_back(p);
-    }
-    std::map<std::string, std::vector<std::string>> kept;
+    if (current.empty()) break;  // no candidate left: no preemption, whatever the others say
+    if (!extender->preempts() || !extender->interested(pod)) continue;
+    Victims answer;
     try {
-      kept = extender->process_preemption(pod, offered);
+      std::map<std::string, ExtenderVictims> offered;
+      for (const auto& [node, victims] : current) {
+        const cluster::NodeInfo* info = snapshot_.find(node);
+        ExtenderVictims& v = offered[node];
+        v.pdb_violations = victims.pdb_violations;
+        for (const std::string& uid : victims.uids) {
+          if (const cluster::Pod* p = info == nullptr ? nullptr : info->find_pod(uid)) {
+            v.pods.push_back(p);
+          }
+        }
+      }
+      answer = extender->process_preemption(pod, offered);
+      // upstream convertToVictims: every node and pod named must be in the snapshot.
+      for (const auto& [node, victims] : answer) {
+        const cluster::NodeInfo* info = snapshot_.find(node);
+        if (info == nullptr)
+          throw ExtenderError("nodeinfo not found for node name \"" + node + "\"");
+        for (const std::string& uid : victims.uids) {
+          if (info->find_pod(uid) != nullptr) continue;
+          std::string why = "extender: " + extender->name();
+          why.append(" claims to preempt pod (UID: &{").append(uid).append("}) on node: ");
+          why.append(node).append(", but the pod is not found on that node");
+          throw ExtenderError(why);
+        }
+      }
     } catch (const ExtenderError& e) {
-      if (extender->ignorable()) {
-        spdlog::info("extender {} failed and is ignorable, skipped for pod {}: {}",
-                     extender->name(), pod.key(), e.what());
+      if (!extender->ignorable()) return e.what();
+      spdlog::info("extender {} failed and is ignorable, skipped for pod {}: {}", extender->name(),
+                   pod.key(), e.what());
+      continue;
+    }
+    for (auto it = answer.begin(); it != answer.end();) {
+      if (!it->second.uids.empty()) {
+        ++it;
         continue;
       }
-      out.failure = "preemption: " + std::string(e.what());
-      out.error = true;
-      return out;
-    }
-    auto it = kept.find(node);
-    if (it == kept.end()) {
-      out.failure = "preemption: no candidate node for preemption";
-      return out;
-    }
-    for (const std::string& uid : it->second) {
-      if (info->find_pod(uid) == nullptr) {
-        std::string why = "preemption: extender: " + extender->name();
-        why.append(" claims to preempt pod (UID: ").append(uid).append(") on node: ").append(node);
-        why += ", but the pod is not found on that node";
-        out.failure = std::move(why);
-        out.error = true;
-        return out;
+      if (!extender->ignorable()) {
+        return "expected at least one victim pod on node \"" + it->first + "\"";
       }
+      spdlog::info("extender {} reported no victims on node {}: the node is ignored",
+                   extender->name(), it->first);
+      it = answer.erase(it);
     }
-    out.victims = it->second;
+    current = std::move(answer);
   }
-  return out;
+  // What is left, in the order the plugin offered it; a node it did not offer is not taken.
+  std::vector<framework::PreemptionCandidate> kept;
+  for (framework::PreemptionCandidate& c : candidates) {
+    auto it = current.find(c.node);
+    if (it == current.end()) continue;
+    kept.push_back({std::move(c.node), std::move(it->second.uids), it->second.pdb_violations});
+    current.erase(it);
+  }
+  for (const auto& [node, victims] : current) {
+    spdlog::warn(
+        "an extender named node {} as a preemption candidate for pod {}, which the "
+        "PostFilter plugin did not offer: ignored",
+        node, pod.key());
+  }
+  candidates = std::move(kept);
+  return std::nullopt;
 }
 
 }  // namespace schedhost::scheduler

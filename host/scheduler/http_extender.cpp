@@ -315,7 +315,7 @@ void HttpExtender::bind(const cluster::Pod& pod, const std::string& node) const 
   }
 }
 
-std::map<std::string, std::vector<std::string>> HttpExtender::process_preemption(
+std::map<std::string, ExtenderMetaVictims> HttpExtender::process_preemption(
     const cluster::Pod& pod, const std::map<std::string, ExtenderVictims>& victims) const {
   json per_node = json::object();
   for (const auto& [node, v] : victims) {
@@ -329,7 +329,7 @@ std::map<std::string, std::vector<std::string>> HttpExtender::process_preemption
   args[config_.node_cache_capable ? "NodeNameToMetaVictims" : "NodeNameToVictims"] =
       std::move(per_node);
   const json result = send(config_.preempt_verb, args);
-  std::map<std::string, std::vector<std::string>> kept;
+  std::map<std::string, ExtenderMetaVictims> kept;
   if (result.is_null()) return kept;
   if (!result.is_object()) {
     cannot_unmarshal(result, "Go value of type v1.ExtenderPreemptionResult");
@@ -342,12 +342,15 @@ std::map<std::string, std::vector<std::string>> HttpExtender::process_preemption
                      "map[string]*v1.MetaVictims");
   }
   for (auto it = meta->begin(); it != meta->end(); ++it) {
-    std::vector<std::string>& uids = kept[it.key()];
+    ExtenderMetaVictims& victims = kept[it.key()];
     if (!it->is_object()) continue;
+    if (const json* n = member(*it, "NumPDBViolations"); n != nullptr && n->is_number_integer()) {
+      victims.pdb_violations = n->get<std::int64_t>();
+    }
     const json* pods = member(*it, "Pods");
     if (pods == nullptr || !pods->is_array()) continue;
     for (const json& p : *pods) {
-      if (p.is_object()) uids.push_back(read_string(p, "UID", "MetaPod.UID"));
+      if (p.is_object()) victims.uids.push_back(read_string(p, "UID", "MetaPod.UID"));
     }
   }
   return kept;

@@ -41,6 +41,11 @@ struct ExtenderVictims {
   std::vector<const cluster::Pod*> pods;
   std::int64_t pdb_violations = 0;
 };
+// What the preempt verb answers for one node (upstream MetaVictims): pod uids.
+struct ExtenderMetaVictims {
+  std::vector<std::string> uids;
+  std::int64_t pdb_violations = 0;
+};
 
 class HttpExtender {
  public:
@@ -69,8 +74,8 @@ class HttpExtender {
       const cluster::Pod& pod, const std::vector<const cluster::Node*>& nodes) const;
   // The bind verb.
   void bind(const cluster::Pod& pod, const std::string& node) const;
-  // The preempt verb: node -> victims kept (node names and pod uids, resolved by the caller).
-  std::map<std::string, std::vector<std::string>> process_preemption(
+  // The preempt verb: node -> victims kept, as uids (resolved by the caller).
+  std::map<std::string, ExtenderMetaVictims> process_preemption(
       const cluster::Pod& pod, const std::map<std::string, ExtenderVictims>& victims) const;
 
  private:

@@ -1,5 +1,7 @@
 #include "scheduler/scheduling_core.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -47,8 +49,15 @@ SchedulingCore::SchedulingCore(const config::SchedulerConfiguration& configurati
     frameworks_.push_back(std::make_unique<Framework>(profile, registry));
     frameworks_.back()->set_environment(&snapshot_, &waiting_, &parallelizer_, &nominated_);
   }
-  for (const config::ExtenderConfig& extender : configuration.extenders)
+  for (const config::ExtenderConfig& extender : configuration.extenders) {
     extenders_.push_back(std::make_unique<HttpExtender>(extender));
+    if (extenders_.back()->preempts() && !preemption_extenders_) {
+      preemption_extenders_ = [this](const Pod& pod,
+                                     std::vector<framework::PreemptionCandidate>& candidates) {
+        return preempt_with_extenders(pod, candidates);
+      };
+    }
+  }
 }
 
 const Framework* SchedulingCore::framework_for(const Pod& pod) const {
@@ -323,24 +332,21 @@ void SchedulingCore::unschedulable(const Framework& fw, CycleContext& cycle, con
                      {failed[k].plugin.data(), failed[k].plugin.size()},
                      {messages[k].data(), messages[k].size()}};
     }
-    framework::PostFilterOutcome post =
-        fw.run_post_filter(cycle, *pod, statuses, &parallelizer_, [this] { return rng_(); });
+    framework::PostFilterOutcome post = fw.run_post_filter(
+        cycle, *pod, statuses, &parallelizer_, [this] { return rng_(); }, &preemption_extenders_);
     post_filter_cleared = post.nominated_node && post.nominated_node->empty();
     if (post.status.code == SCHEDHOST_ERROR) {
-      return fail(pod, std::move(result), post.status.message(), true);
-    }
-    // A retry after a preemption does not preempt again: one preemption per pod and attempt.
-    if (post.status.ok() && post.nominated_node && !post.nominated_node->empty() && !retrying_) {
-      // The extenders with a preempt verb may cut the victims, or the candidate.
-      const ExtenderPreemption kept = preempt_with_extenders(*pod, post);
-      if (!kept.failure) {
-        post.victims = kept.victims;
-        result.message =
-            fit_error_message(snapshot_.size(), pre_filter_message, failed, post.status.message());
-        return preempt(pod, std::move(result), post, rejecting_plugins(failed));
-      }
-      post.status.reasons = {*kept.failure};
-      post_filter_cleared = !kept.error;
+      // As upstream: the pod still fails with the FitError, PostFilter's error its last words,
+      // and keeps its nomination.
+      spdlog::error("Status after running PostFilter plugins for pod {}: {}", pod->key(),
+                    post.status.message());
+      post_filter_cleared = false;
+    } else if (post.status.ok() && post.nominated_node && !post.nominated_node->empty() &&
+               !retrying_) {
+      // A retry after a preemption does not preempt again: one preemption per pod and attempt.
+      result.message =
+          fit_error_message(snapshot_.size(), pre_filter_message, failed, post.status.message());
+      return preempt(pod, std::move(result), post, rejecting_plugins(failed));
     }
     post_filter_message = post.status.message();
   }

@@ -180,15 +180,10 @@ class SchedulingCore {
                            framework::ScoreOutcome& scores, Explanation* explain) const;
   // The binder extender interested in pod, or nullptr.
   const HttpExtender* binder_for(const cluster::Pod& pod) const;
-  // The preempt verb over a PostFilter's choice: the victims the extenders keep, or the reason
-  // there is no candidate left (empty victims and a message), or an extender's error.
-  struct ExtenderPreemption {
-    std::vector<std::string> victims;
-    std::optional<std::string> failure;  // the PostFilter message instead ("preemption: ...")
-    bool error = false;                  // failure is an extender's error (nomination unchanged)
-  };
-  ExtenderPreemption preempt_with_extenders(const cluster::Pod& pod,
-                                            const framework::PostFilterOutcome& post) const;
+  // The preempt verbs over a PostFilter plugin's candidates (process_preemption, ABI 1.5):
+  // upstream's callExtenders. A non-ignorable extender's error instead, as upstream words it.
+  std::optional<std::string> preempt_with_extenders(
+      const cluster::Pod& pod, std::vector<framework::PreemptionCandidate>& candidates) const;
 
   const config::SchedulerConfiguration& configuration_;
   const CoreOptions options_;
@@ -200,6 +195,7 @@ class SchedulingCore {
   framework::Parallelizer parallelizer_;
   std::vector<std::unique_ptr<framework::Framework>> frameworks_;
   std::vector<std::unique_ptr<HttpExtender>> extenders_;  // the configuration's, in its order
+  framework::PreemptionExtenders preemption_extenders_;   // empty when none has a preempt verb
   std::mt19937_64 rng_;
   std::size_t next_start_node_index_ = 0;
   bool retrying_ = false;  // scheduling a pod again after its preemption: no second one

@@ -18,7 +18,10 @@
 //     still does not fit, the node fails with the Filter status. Otherwise put pods back, most
 //     important first (priority, then earlier start), PDB-violating ones before the others,
 //     keeping each one the pod still fits with: the rest are the victims.
-//  4. The node: fewest PDB violations, then the lowest highest-victim priority, the smallest sum
+//  4. The scheduler's extenders with a preemptVerb see every candidate with its victims and PDB
+//     violations (process_preemption, ABI 1.5); each may drop candidates or change their victims.
+//     None left -> Unschedulable "no candidate node for preemption"; an extender's error -> Error.
+//  5. The node: fewest PDB violations, then the lowest highest-victim priority, the smallest sum
 //     of victim priorities, the fewest victims, the latest start among the highest-priority
 //     victims, then the first candidate found.
 // Success nominates the node and names the victims; the host evicts them and retries the pod.
@@ -50,6 +53,7 @@ namespace k8s = schedhost::k8s;
 
 constexpr const char* kNotHelpful = "Preemption is not helpful for scheduling";
 constexpr const char* kNoVictims = "No preemption victims found for incoming pod";
+constexpr const char* kNoCandidateLeft = "no candidate node for preemption";
 // A pod without status.startTime started "now" for upstream: later than any real start.
 constexpr std::int64_t kNoStartTime = std::numeric_limits<std::int64_t>::max();
 
@@ -228,11 +232,63 @@ class DefaultPreemption {
       result.nominated_node_name = "";  // as upstream: no candidate clears the pod's nomination
       return Status::Unschedulable(k8s::no_nodes_available(failed.size(), histogram));
     }
+    // upstream callExtenders: the extenders with a preempt verb may drop or change candidates.
+    if (Status s = offer_to_extenders(ctx, candidates); !s.ok()) return s;
+    if (candidates.empty()) return Status::Unschedulable(kNoCandidateLeft);
     const NodeVerdict& best = pick_one(candidates);
     result.nominated_node_name = best.node;
     for (const PodSummary& victim : best.victims)
       result.victims.push_back(victim.uid);
     return {};
+  }
+
+  // The candidates as the extenders leave them (all of them when none has a preempt verb). A
+  // victim the extender added is summarized from the node, where the host found it.
+  static Status offer_to_extenders(const Context& ctx, std::vector<NodeVerdict>& candidates) {
+    std::vector<schedhost::PreemptionCandidate> offered;
+    for (const NodeVerdict& c : candidates) {
+      schedhost::PreemptionCandidate o{c.node, {}, c.pdb_violations};
+      for (const PodSummary& v : c.victims)
+        o.victims.push_back(v.uid);
+      offered.push_back(std::move(o));
+    }
+    if (Status s = ctx.process_preemption(offered); !s.ok()) return s;
+    std::map<std::string_view, const NodeVerdict*> by_node;
+    for (const NodeVerdict& c : candidates)
+      by_node.emplace(c.node, &c);
+    std::vector<NodeVerdict> kept;
+    for (const schedhost::PreemptionCandidate& o : offered) {
+      auto it = by_node.find(o.node);
+      if (it == by_node.end() || o.victims.empty()) continue;
+      NodeVerdict v{o.node, {}, {}, static_cast<int>(o.pdb_violations)};
+      for (const std::string& uid : o.victims) {
+        const auto& before = it->second->victims;
+        auto same = std::find_if(before.begin(), before.end(),
+                                 [&uid](const PodSummary& p) { return p.uid == uid; });
+        if (same != before.end()) {
+          v.victims.push_back(*same);
+        } else if (std::optional<PodSummary> added = summary_on(ctx, o.node, uid)) {
+          v.victims.push_back(std::move(*added));
+        }
+      }
+      if (!v.victims.empty()) kept.push_back(std::move(v));
+    }
+    candidates = std::move(kept);
+    return {};
+  }
+
+  static std::optional<PodSummary> summary_on(const Context& ctx, std::string_view node,
+                                              std::string_view uid) {
+    std::optional<schedhost::NodeInfo> info = ctx.node(node);
+    if (!info) return std::nullopt;
+    for (const schedhost::Pod p : info->pods()) {
+      if (p.uid() != uid) continue;
+      return PodSummary{std::string(uid),
+                        p.priority(),
+                        p.start_time_ms() == 0 ? kNoStartTime : p.start_time_ms(),
+                        {}};
+    }
+    return std::nullopt;
   }
 
   // upstream PodEligibleToPreemptOthers.

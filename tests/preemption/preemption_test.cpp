@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -431,37 +432,134 @@ profiles:
 namespace schedhost::preemption_extender_test {
 
 using scheduler::RunResult;
+using ::testing::ElementsAre;
+using ::testing::Pair;
 
-// An extender with a preemptVerb gets DefaultPreemption's choice (node and victims) and answers
-// the victims to evict: the same ones (the preemption goes ahead), or none for that node
-// (upstream's "no candidate node for preemption").
-TEST(PreemptionExtender, ThePreemptVerbKeepsOrDropsTheCandidate) {
+// kTwoNodes has two candidates: node-a (victim low-a2, priority 5) and node-b (mid-b1, 20).
+// DefaultPreemption offers both to an extender with a preemptVerb, with their victims, and picks
+// from what the extender keeps (upstream's evaluator: callExtenders, then SelectCandidate).
+std::string profile_with(const testing::TestExtender& ext, const std::string& more = "") {
+  return kDefaultProfile + "extenders:\n- {urlPrefix: " + ext.url() + ", preemptVerb: preempt" +
+         more + "}\n";
+}
+
+// The pods an extender is offered on each node, by name (Nodes mode) or uid (nodeCacheCapable).
+std::map<std::string, std::vector<std::string>> offered(const nlohmann::json& request) {
+  std::map<std::string, std::vector<std::string>> out;
+  const bool meta = request.contains("NodeNameToMetaVictims");
+  for (const auto& [node, victims] :
+       request[meta ? "NodeNameToMetaVictims" : "NodeNameToVictims"].items()) {
+    for (const auto& p : victims["Pods"])
+      out[node].push_back(meta ? p["UID"].get<std::string>()
+                               : p["metadata"]["name"].get<std::string>());
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> outcome(const RunResult& r) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& p : r.pods)
+    out.emplace_back(p.pod, p.result == "Unschedulable" ? p.message : p.result + " " + p.node);
+  return out;
+}
+
+TEST(PreemptionExtender, SeesEveryCandidateAndThePodGoesWhereItsAnswerLeavesRoom) {
   testing::TestExtender ext;
   ext.answer("preempt", 200,
-             R"({"NodeNameToMetaVictims": {"node-a": {"Pods": [{"UID": "uid-default-low-a2"}],
+             R"({"NodeNameToMetaVictims": {"node-b": {"Pods": [{"UID": "uid-default-mid-b1"}],
                  "NumPDBViolations": 0}}})");
-  const std::string profile =
-      kDefaultProfile + "extenders:\n- {urlPrefix: " + ext.url() + ", preemptVerb: preempt}\n";
   testing::SchedulerHarness harness;
-  const RunResult kept = harness.run(profile, kTwoNodes, {false, 0, {}, std::nullopt});
-  ASSERT_EQ(kept.pods.size(), 2u);
-  EXPECT_EQ(kept.pods[0].pod, "default/low-a2");
-  EXPECT_EQ(kept.pods[0].result, "Preempted");
-  EXPECT_EQ(kept.pods[1].node, "node-a");
+  const RunResult r = harness.run(profile_with(ext), kTwoNodes, {false, 0, {}, std::nullopt});
+  EXPECT_THAT(outcome(r), ElementsAre(Pair("default/mid-b1", "Preempted node-b"),
+                                      Pair("default/high", "Scheduled node-b")));
   const std::vector<nlohmann::json> sent = ext.requests_at("preempt");
   ASSERT_EQ(sent.size(), 1u);
   EXPECT_EQ(sent[0]["Pod"]["metadata"]["name"], "high");
-  const nlohmann::json& victims = sent[0]["NodeNameToVictims"]["node-a"]["Pods"];
-  ASSERT_EQ(victims.size(), 1u);
-  EXPECT_EQ(victims[0]["metadata"]["name"], "low-a2");
+  EXPECT_THAT(offered(sent[0]), ElementsAre(Pair("node-a", ElementsAre("low-a2")),
+                                            Pair("node-b", ElementsAre("mid-b1"))));
+  EXPECT_EQ(sent[0]["NodeNameToVictims"]["node-a"]["NumPDBViolations"], 0);
+}
 
+// An extender that hands back what it was offered changes nothing; nodeCacheCapable sends uids.
+TEST(PreemptionExtender, AnEchoKeepsDefaultPreemptionsChoiceAndACacheCapableOneGetsUids) {
+  testing::TestExtender ext;
+  ext.on("preempt", [](const nlohmann::json& request) {
+    nlohmann::json kept = request["NodeNameToMetaVictims"];
+    return std::make_pair(200, nlohmann::json{{"NodeNameToMetaVictims", kept}}.dump());
+  });
+  testing::SchedulerHarness harness;
+  const RunResult r = harness.run(profile_with(ext, ", nodeCacheCapable: true"), kTwoNodes,
+                                  {false, 0, {}, std::nullopt});
+  EXPECT_THAT(outcome(r), ElementsAre(Pair("default/low-a2", "Preempted node-a"),
+                                      Pair("default/high", "Scheduled node-a")));
+  const std::vector<nlohmann::json> sent = ext.requests_at("preempt");
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_THAT(offered(sent[0]), ElementsAre(Pair("node-a", ElementsAre("uid-default-low-a2")),
+                                            Pair("node-b", ElementsAre("uid-default-mid-b1"))));
+}
+
+// What the extender answers counts: its PDB violations steer the choice, its victims are evicted.
+TEST(PreemptionExtender, ItsVictimsAndViolationCountsAreTheOnesUsed) {
+  testing::TestExtender ext;
+  ext.answer("preempt", 200,
+             R"({"NodeNameToMetaVictims": {
+                   "node-a": {"Pods": [{"UID": "uid-default-low-a2"}], "NumPDBViolations": 1},
+                   "node-b": {"Pods": [{"UID": "uid-default-mid-b1"}], "NumPDBViolations": 0}}})");
+  testing::SchedulerHarness harness;
+  EXPECT_THAT(outcome(harness.run(profile_with(ext), kTwoNodes, {false, 0, {}, std::nullopt})),
+              ElementsAre(Pair("default/mid-b1", "Preempted node-b"),
+                          Pair("default/high", "Scheduled node-b")));
+  // Both pods of node-a, though one would have been enough.
+  ext.answer("preempt", 200,
+             R"({"NodeNameToMetaVictims": {"node-a": {"Pods": [{"UID": "uid-default-low-a1"},
+                 {"UID": "uid-default-low-a2"}]}}})");
+  EXPECT_THAT(outcome(harness.run(profile_with(ext), kTwoNodes, {false, 0, {}, std::nullopt})),
+              ElementsAre(Pair("default/low-a1", "Preempted node-a"),
+                          Pair("default/low-a2", "Preempted node-a"),
+                          Pair("default/high", "Scheduled node-a")));
+}
+
+TEST(PreemptionExtender, NoCandidateLeftOrAFailureIsThePostFilterMessage) {
+  testing::TestExtender ext;
+  testing::SchedulerHarness harness;
+  auto message_with = [&](const std::string& more = "") {
+    const RunResult r =
+        harness.run(profile_with(ext, more), kTwoNodes, {false, 0, {}, std::nullopt});
+    return r.pods.size() == 1 && r.pods[0].result == "Unschedulable" ? r.pods[0].message
+                                                                     : "not one unschedulable pod";
+  };
+  const std::string fit = "0/2 nodes are available: 2 Insufficient cpu. preemption: ";
   ext.answer("preempt", 200, R"({"NodeNameToMetaVictims": {}})");
-  const RunResult dropped = harness.run(profile, kTwoNodes, {false, 0, {}, std::nullopt});
-  ASSERT_EQ(dropped.pods.size(), 1u);
-  EXPECT_EQ(dropped.pods[0].result, "Unschedulable");
-  EXPECT_EQ(dropped.pods[0].message,
-            "0/2 nodes are available: 2 Insufficient cpu. preemption: no candidate node for "
-            "preemption.");
+  EXPECT_EQ(message_with(), fit + "no candidate node for preemption.");
+  ext.answer("preempt", 200, "null");
+  EXPECT_EQ(message_with(), fit + "no candidate node for preemption.");
+
+  ext.answer("preempt", 500, "");
+  EXPECT_EQ(message_with(),
+            fit + "failed preempt with extender at URL " + ext.url() + "/preempt, code 500.");
+  ext.answer("preempt", 200,
+             R"({"NodeNameToMetaVictims": {"node-a": {"Pods": [{"UID": "nope"}]}}})");
+  EXPECT_EQ(message_with(), fit + "extender: " + ext.url() +
+                                " claims to preempt pod (UID: &{nope}) on node: node-a, but the "
+                                "pod is not found on that node.");
+  ext.answer("preempt", 200, R"({"NodeNameToMetaVictims": {"node-z": {"Pods": []}}})");
+  EXPECT_EQ(message_with(), fit + "nodeinfo not found for node name \"node-z\".");
+  ext.answer("preempt", 200, R"({"NodeNameToMetaVictims": {"node-a": {"Pods": []}}})");
+  EXPECT_EQ(message_with(), fit + "expected at least one victim pod on node \"node-a\".");
+
+  // Ignorable: a failed extender is skipped, a node without victims dropped.
+  ext.answer("preempt", 500, "");
+  EXPECT_THAT(outcome(harness.run(profile_with(ext, ", ignorable: true"), kTwoNodes,
+                                  {false, 0, {}, std::nullopt})),
+              ElementsAre(Pair("default/low-a2", "Preempted node-a"),
+                          Pair("default/high", "Scheduled node-a")));
+  ext.answer("preempt", 200,
+             R"({"NodeNameToMetaVictims": {"node-a": {"Pods": []},
+                 "node-b": {"Pods": [{"UID": "uid-default-mid-b1"}]}}})");
+  EXPECT_THAT(outcome(harness.run(profile_with(ext, ", ignorable: true"), kTwoNodes,
+                                  {false, 0, {}, std::nullopt})),
+              ElementsAre(Pair("default/mid-b1", "Preempted node-b"),
+                          Pair("default/high", "Scheduled node-b")));
 }
 
 }  // namespace schedhost::preemption_extender_test

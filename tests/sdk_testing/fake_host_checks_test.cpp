@@ -66,10 +66,10 @@ std::string load_error(const schedhost_library_t& lib) {
 
 TEST(FakeHostChecks, RefusesAnotherMajorOrANewerMinor) {
   EXPECT_EQ(load_error(library(2, 0)),
-            "built for plugin ABI 2.0, this host has ABI 1.4: rebuild the plugin with the 1.x SDK");
-  EXPECT_EQ(load_error(library(1, 5)),
-            "needs plugin ABI 1.5 or newer, this host has ABI 1.4: upgrade schedhost, or rebuild "
-            "the plugin for ABI 1.4");
+            "built for plugin ABI 2.0, this host has ABI 1.5: rebuild the plugin with the 1.x SDK");
+  EXPECT_EQ(load_error(library(1, 6)),
+            "needs plugin ABI 1.6 or newer, this host has ABI 1.5: upgrade schedhost, or rebuild "
+            "the plugin for ABI 1.5");
   EXPECT_EQ(load_error(library(1, 0)), "");
 }
 
@@ -176,7 +176,8 @@ TEST(FakeHostChecks, TheTableIsCompleteForThisAbi) {
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_EQ(api->abi_major, SCHEDHOST_ABI_MAJOR);
   EXPECT_EQ(api->abi_minor, SCHEDHOST_ABI_MINOR);
-  // Every function of ABI 1.0 but the preemption ones (NULL in the fake host), and 1.1's to 1.4's.
+  // Every function of ABI 1.0 but the preemption ones (NULL in the fake host), and 1.1's to 1.4's
+  // (1.5's process_preemption is a preemption function too).
   EXPECT_NE(api->log, nullptr);
   EXPECT_NE(api->node_json, nullptr);
   EXPECT_NE(api->waiting_pod_reject, nullptr);

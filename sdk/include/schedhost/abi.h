@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #define SCHEDHOST_ABI_MAJOR 1
-#define SCHEDHOST_ABI_MINOR 4
+#define SCHEDHOST_ABI_MINOR 5
 
 /* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
 #define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
@@ -190,7 +190,8 @@ typedef uint32_t schedhost_action_t;
 #define SCHEDHOST_ACTION_UPDATE_NODE_LABEL 8u
 #define SCHEDHOST_ACTION_UPDATE_NODE_TAINT 16u
 #define SCHEDHOST_ACTION_UPDATE_NODE_CONDITION 32u
-#define SCHEDHOST_ACTION_UPDATE 60u /* upstream 1.28's Update: allocatable, label, taint, condition */
+#define SCHEDHOST_ACTION_UPDATE \
+  60u /* upstream 1.28's Update: allocatable, label, taint, condition */
 /* Not in upstream 1.28, so not in UPDATE: a node update that changed only annotations. */
 #define SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION 64u
 #define SCHEDHOST_ACTION_ALL 127u
@@ -251,6 +252,15 @@ typedef struct schedhost_node_status {
   schedhost_str_t plugin;  /* the Filter plugin that rejected the node */
   schedhost_str_t message; /* its reasons joined by ", " */
 } schedhost_node_status_t;
+
+/* A node where preemption would make room for the pod, with the pods it would evict
+ * (process_preemption, ABI 1.5). */
+typedef struct schedhost_preemption_candidate {
+  schedhost_str_t node_name;
+  const schedhost_str_t* victim_uids; /* the pods to evict, most important first */
+  size_t victim_count;
+  int64_t pdb_violations; /* how many victims' PodDisruptionBudgets the eviction violates */
+} schedhost_preemption_candidate_t;
 
 /* A pod in the scheduling queue, for QueueSort. */
 typedef struct schedhost_queued_pod {
@@ -515,7 +525,22 @@ typedef struct schedhost_host_api {
    * The C++ SDK calls it, falling back to add_reason on an older host. [call] */
   void (*report_exception)(schedhost_call_t* call, schedhost_str_t what);
 
-  /* 1.5 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
+  /* -- 1.5 -- */
+  /* PostFilter only: offers preemption candidates to the profile's scheduler extenders that
+   * have a preemptVerb, as upstream's preemption evaluator does before it picks a node. Each
+   * extender in turn may drop candidates or change their victims and PDB violation counts. On
+   * SUCCESS candidates[0..*out_count) are the ones kept, in the order given, node names as the
+   * plugin set them; the host may point their victim_uids at its own arrays (valid until the hook
+   * returns). *out_count is 0 when the extenders kept none, and count, with the array untouched,
+   * when no extender preempts. A node an extender names that was not offered is ignored (logged).
+   * ERROR when a non-ignorable
+   * extender failed: *out_error (host-owned, valid until the hook returns) says why and the array
+   * is untouched; the plugin should fail with that message. [call] */
+  schedhost_code_t (*process_preemption)(schedhost_call_t* call,
+                                         schedhost_preemption_candidate_t* candidates, size_t count,
+                                         size_t* out_count, schedhost_str_t* out_error);
+
+  /* 1.6 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;
 
 /* ---------------------------------------------------------------------------------------------

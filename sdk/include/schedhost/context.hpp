@@ -8,6 +8,7 @@
 #include <schedhost/detail/host_table.hpp>
 #include <schedhost/dry_run.hpp>
 #include <schedhost/objects.hpp>
+#include <schedhost/status.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -15,10 +16,18 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace schedhost {
+
+// A node where preemption would make room for the pod, and what it would cost there.
+struct PreemptionCandidate {
+  std::string node;
+  std::vector<std::string> victims;  // pod uids, most important first
+  std::int64_t pdb_violations = 0;   // victims whose PodDisruptionBudget the eviction violates
+};
 
 class Context {
  public:
@@ -187,6 +196,38 @@ class Context {
     schedhost_dry_run_t* run = fn == nullptr ? nullptr : fn(call_, to_str(name));
     if (run == nullptr) return std::nullopt;
     return std::optional<DryRun>(std::in_place, api_, run);
+  }
+
+  // PostFilter: offers the candidates to the profile's extenders with a preemptVerb (ABI 1.5);
+  // on success `candidates` holds what they kept, in order (maybe none, maybe other victims). An
+  // Error carries a non-ignorable extender's failure. A host older than 1.5 keeps them all.
+  Status process_preemption(std::vector<PreemptionCandidate>& candidates) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::process_preemption);
+    if (fn == nullptr || candidates.empty()) return Status::Success();
+    std::vector<std::vector<schedhost_str_t>> uids(candidates.size());
+    std::vector<schedhost_preemption_candidate_t> offered(candidates.size());
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      for (const std::string& uid : candidates[i].victims)
+        uids[i].push_back(to_str(uid));
+      offered[i] = {to_str(candidates[i].node), uids[i].data(), uids[i].size(),
+                    candidates[i].pdb_violations};
+    }
+    std::size_t kept = 0;
+    schedhost_str_t error{nullptr, 0};
+    if (fn(call_, offered.data(), offered.size(), &kept, &error) != SCHEDHOST_SUCCESS) {
+      return Status::Error(std::string(error.data == nullptr ? "" : error.data, error.len));
+    }
+    std::vector<PreemptionCandidate> out;
+    for (std::size_t i = 0; i < kept && i < offered.size(); ++i) {
+      PreemptionCandidate c{std::string(offered[i].node_name.data, offered[i].node_name.len),
+                            {},
+                            offered[i].pdb_violations};
+      for (std::size_t v = 0; v < offered[i].victim_count; ++v)
+        c.victims.emplace_back(offered[i].victim_uids[v].data, offered[i].victim_uids[v].len);
+      out.push_back(std::move(c));
+    }
+    candidates = std::move(out);
+    return Status::Success();
   }
 
   const schedhost_host_api_t* api() const { return api_; }
