@@ -146,7 +146,21 @@ Figures measure(httplib::Client& client, const std::string& verb, const std::str
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  // --quick: 20 requests a case; --only TEXT: the cases whose "verb nodes mode" contains TEXT
+  // (e.g. --only "5000 NodeNames", to profile one).
+  bool quick = false;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick") {
+      quick = true;
+    } else if (arg == "--only" && i + 1 < argc) {
+      only = argv[++i];
+    } else {
+      std::fprintf(stderr, "usage: schedhost-extender-bench [--quick] [--only TEXT]\n");
+      return 2;
+    }
+  }
   const int requests = quick ? 20 : 200;
   using namespace schedhost;
   loader::PluginRegistry registry;
@@ -187,6 +201,9 @@ int main(int argc, char** argv) {
         json{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", names}}.dump();
     for (const char* verb : {"filter", "prioritize"}) {
       for (const bool cached : {false, true}) {
+        const std::string name =
+            std::string(verb) + " " + std::to_string(n) + (cached ? " NodeNames" : " Nodes");
+        if (name.find(only) == std::string::npos) continue;
         Figures f = measure(client, verb, cached ? by_names : by_nodes, requests);
         f.in_process_median_ms =
             median_in_process(service, verb, cached ? by_names : by_nodes, requests);

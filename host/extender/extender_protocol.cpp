@@ -22,9 +22,42 @@ std::string text(const json& value) {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// Printable ASCII other than '"' and '\\': the same bytes inside JSON quotes as outside. Node
+// names and most reasons are nothing else, so they are copied as they are; anything else goes
+// through nlohmann (escapes, UTF-8 checks).
+bool plain(std::string_view s) {
+  for (const char c : s) {
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+void append_string(std::string& out, std::string_view s) {
+  if (plain(s)) {
+    out += '"';
+    out += s;
+    out += '"';
+  } else {
+    out += text(json(std::string(s)));
+  }
+}
+
+void append_map(std::string& out, const std::map<std::string, std::string>& map) {
+  out += '{';
+  bool first = true;
+  for (const auto& [key, value] : map) {
+    if (!first) out += ',';
+    first = false;
+    append_string(out, key);
+    out += ':';
+    append_string(out, value);
+  }
+  out += '}';
+}
+
 // NodeList.items as the text of each Node object.
-std::vector<std::string_view> node_items(std::string_view nodes) {
-  const auto members = object_members(nodes);
+std::vector<std::string_view> node_items(std::string_view nodes, ContainerEnds& ends) {
+  const auto members = object_members(nodes, &ends);
   if (!members) {
     throw ProtocolError(
         "ExtenderArgs.Nodes must be a NodeList object ({\"items\": [...]}) or "
@@ -36,7 +69,7 @@ std::vector<std::string_view> node_items(std::string_view nodes) {
     if (key == "items") items = value;
   }
   if (items == "null") return {};
-  auto elements = array_elements(items);
+  auto elements = array_elements(items, &ends);
   if (!elements) {
     throw ProtocolError("ExtenderArgs.Nodes.items must be a list of Node objects, got " +
                         std::string(parse_member(items, "ExtenderArgs.Nodes.items").type_name()));
@@ -49,6 +82,27 @@ std::vector<std::string_view> node_items(std::string_view nodes) {
     }
   }
   return std::move(*elements);
+}
+
+std::vector<std::string> node_names(const json& names);
+
+// NodeNames without building a DOM: a 5000-name list is most of a request, and each name is a
+// plain string. Anything unusual (escapes, other types, bad JSON) is read by nlohmann.
+std::vector<std::string> node_names(std::string_view text) {
+  std::optional<std::vector<std::string_view>> elements = array_elements(text);
+  if (!elements) return node_names(parse_member(text, "ExtenderArgs.NodeNames"));
+  std::vector<std::string> out;
+  out.reserve(elements->size());
+  for (const std::string_view e : *elements) {
+    const std::string_view inner = e.size() >= 2 && e.front() == '"' && e.back() == '"'
+                                       ? e.substr(1, e.size() - 2)
+                                       : std::string_view();
+    if (inner.data() == nullptr || !plain(inner)) {
+      return node_names(parse_member(text, "ExtenderArgs.NodeNames"));
+    }
+    out.emplace_back(inner);
+  }
+  return out;
 }
 
 std::vector<std::string> node_names(const json& names) {
@@ -80,7 +134,8 @@ json parse_member(std::string_view text, const std::string& where) {
 
 ExtenderArgs parse_extender_args(std::string_view body) {
   // The members as spans of the body: the nodes are not built here (see ExtenderArgs::nodes).
-  const auto members = object_members(body);
+  ContainerEnds ends;  // one scan of the body, however deep the nodes are split
+  const auto members = object_members(body, &ends);
   if (!members) {
     json doc;
     try {
@@ -111,13 +166,28 @@ ExtenderArgs parse_extender_args(std::string_view body) {
                         " Nodes and NodeNames: send NodeNames when the extender entry says "
                         "nodeCacheCapable: true, Nodes otherwise");
   }
-  if (nodes) args.nodes = node_items(*nodes);
-  if (names) args.node_names = node_names(parse_member(*names, "ExtenderArgs.NodeNames"));
+  if (nodes) args.nodes = node_items(*nodes, ends);
+  if (names) args.node_names = node_names(*names);
   return args;
 }
 
 std::string to_json(const FilterResult& result) {
-  std::string out = "{\"Nodes\":";
+  std::size_t size = 128 + result.error.size();
+  if (result.nodes) {
+    for (const std::string_view node : *result.nodes)
+      size += node.size() + 1;
+  }
+  if (result.node_names) {
+    for (const std::string& name : *result.node_names)
+      size += name.size() + 3;
+  }
+  for (const auto* map : {&result.failed_nodes, &result.failed_and_unresolvable_nodes}) {
+    for (const auto& [node, reason] : *map)
+      size += node.size() + reason.size() + 6;
+  }
+  std::string out;
+  out.reserve(size);
+  out += "{\"Nodes\":";
   if (result.nodes) {
     out += "{\"items\":[";
     for (std::size_t i = 0; i < result.nodes->size(); ++i) {
@@ -129,18 +199,40 @@ std::string to_json(const FilterResult& result) {
     out += "null";
   }
   out += ",\"NodeNames\":";
-  out += result.node_names ? text(*result.node_names) : "null";
-  out += ",\"FailedNodes\":" + text(result.failed_nodes);
-  out += ",\"FailedAndUnresolvableNodes\":" + text(result.failed_and_unresolvable_nodes);
-  out += ",\"Error\":" + text(result.error) + "}";
+  if (result.node_names) {
+    out += '[';
+    for (std::size_t i = 0; i < result.node_names->size(); ++i) {
+      if (i != 0) out += ',';
+      append_string(out, (*result.node_names)[i]);
+    }
+    out += ']';
+  } else {
+    out += "null";
+  }
+  out += ",\"FailedNodes\":";
+  append_map(out, result.failed_nodes);
+  out += ",\"FailedAndUnresolvableNodes\":";
+  append_map(out, result.failed_and_unresolvable_nodes);
+  out += ",\"Error\":";
+  append_string(out, result.error);
+  out += '}';
   return out;
 }
 
 std::string to_json(const std::vector<HostPriority>& priorities) {
-  json list = json::array();
-  for (const HostPriority& p : priorities)
-    list.push_back({{"Host", p.host}, {"Score", p.score}});
-  return text(list);
+  std::string out;
+  out.reserve(priorities.size() * 40 + 2);
+  out += '[';
+  for (std::size_t i = 0; i < priorities.size(); ++i) {
+    if (i != 0) out += ',';
+    out += "{\"Host\":";
+    append_string(out, priorities[i].host);
+    out += ",\"Score\":";
+    out += std::to_string(priorities[i].score);
+    out += '}';
+  }
+  out += ']';
+  return out;
 }
 
 }  // namespace schedhost::extender

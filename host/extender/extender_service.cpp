@@ -48,7 +48,6 @@ struct ExtenderService::Request {
   bool by_name = false;                                     // a NodeNames request
   // Set by resolve_nodes: what the plugins see, and where each requested node is in it
   // (nullopt: not in the node cache).
-  std::optional<cluster::Snapshot> own_snapshot;  // a Nodes request's
   const cluster::Snapshot* snapshot = nullptr;
   std::vector<std::optional<std::size_t>> positions;
 };
@@ -90,24 +89,38 @@ void ExtenderService::resolve_nodes(Request& r) {
     return;
   }
   // The request's node objects, with the pods the cache has on each.
-  std::vector<std::shared_ptr<const cluster::Pod>> pods;
-  if (cached != nullptr) {
-    for (const auto& node : r.nodes) {
-      if (const NodeInfo* info = cached->find(node->name())) {
-        pods.insert(pods.end(), info->pods().begin(), info->pods().end());
+  std::vector<const cluster::Node*> identity;
+  identity.reserve(r.nodes.size());
+  for (const auto& node : r.nodes)
+    identity.push_back(node.get());
+  const std::uint64_t cache_id = cached != nullptr ? cached->journal().id() : 0;
+  const std::uint64_t cache_generation = cached != nullptr ? cached->generation() : 0;
+  NodesSnapshot& last = last_nodes_;
+  if (!last.snapshot || last.nodes != identity || last.cache_id != cache_id ||
+      last.cache_generation != cache_generation) {
+    last.snapshot.reset();
+    std::vector<std::shared_ptr<const cluster::Pod>> pods;
+    if (cached != nullptr) {
+      for (const auto& node : r.nodes) {
+        if (const NodeInfo* info = cached->find(node->name())) {
+          pods.insert(pods.end(), info->pods().begin(), info->pods().end());
+        }
       }
     }
+    try {
+      last.snapshot.emplace(r.nodes, pods);
+    } catch (const std::invalid_argument& e) {
+      throw ProtocolError(std::string("ExtenderArgs.Nodes: ") + e.what() + ": send each node once");
+    }
+    if (cached != nullptr) {
+      last.snapshot->set_namespaces(cached->namespaces());
+      last.snapshot->set_pod_disruption_budgets(cached->pod_disruption_budgets());
+    }
+    last.nodes = std::move(identity);
+    last.cache_id = cache_id;
+    last.cache_generation = cache_generation;
   }
-  try {
-    r.own_snapshot.emplace(r.nodes, pods);
-  } catch (const std::invalid_argument& e) {
-    throw ProtocolError(std::string("ExtenderArgs.Nodes: ") + e.what() + ": send each node once");
-  }
-  if (cached != nullptr) {
-    r.own_snapshot->set_namespaces(cached->namespaces());
-    r.own_snapshot->set_pod_disruption_budgets(cached->pod_disruption_budgets());
-  }
-  r.snapshot = &*r.own_snapshot;
+  r.snapshot = &*last.snapshot;
   r.positions.reserve(r.names.size());
   for (std::size_t i = 0; i < r.names.size(); ++i)
     r.positions.emplace_back(i);
@@ -161,16 +174,17 @@ FilterResult ExtenderService::filter(ExtenderArgs args) {
   std::vector<std::string_view> passed_nodes;
   for (std::size_t k = 0; k < n; ++k) {
     const Status* s = verdicts[k].get();
+    // The names are not needed after this loop: moved, not copied.
     if (s == nullptr) {
       if (r.by_name) {
-        passed_names.push_back(r.names[k]);
+        passed_names.push_back(std::move(r.names[k]));
       } else {
         passed_nodes.push_back(r.texts[k]);
       }
     } else if (s->code == SCHEDHOST_UNSCHEDULABLE) {
-      result.failed_nodes[r.names[k]] = s->message();
+      result.failed_nodes.insert_or_assign(std::move(r.names[k]), s->message());
     } else if (s->code == SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE) {
-      result.failed_and_unresolvable_nodes[r.names[k]] = s->message();
+      result.failed_and_unresolvable_nodes.insert_or_assign(std::move(r.names[k]), s->message());
     } else {
       // An Error aborts the whole Filter, as in the scheduling cycle: the first in request order.
       FilterResult failed;

@@ -7,7 +7,9 @@
 // only Filter and Score run concurrently), Filter and Score spread over the profile's parallelism.
 #pragma once
 
+#include <cstdint>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -66,6 +68,17 @@ class ExtenderService {
   std::mutex mutex_;                // one request at a time in the plugins and the cache
   framework::Parallelizer parallelizer_;
   framework::WaitingPods waiting_;  // always empty: no pod waits at Permit here
+  // The last Nodes request's snapshot, under mutex_. kube-scheduler sends the same node list
+  // while nothing changes, and building 5000 NodeInfos with the cache's pods on them was most of
+  // such a request, so the next request with the same node objects (by identity, in order) and
+  // an unchanged cache reuses it.
+  struct NodesSnapshot {
+    std::vector<const cluster::Node*> nodes;
+    std::uint64_t cache_id = 0;  // the cache snapshot's journal id and generation when built
+    std::uint64_t cache_generation = 0;
+    std::optional<cluster::Snapshot> snapshot;
+  };
+  NodesSnapshot last_nodes_;
 };
 
 }  // namespace schedhost::extender

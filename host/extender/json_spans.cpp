@@ -30,12 +30,20 @@ std::size_t string_end(std::string_view t, std::size_t i) {
   return kBad;
 }
 
+// How many levels of containers below a scanned value ContainerEnds records: enough for a
+// request's Nodes (the value scanned first, 0), their items (1) and each node (2).
+constexpr int kRecordedDepth = 2;
+
 // The position past the value that starts at i (no whitespace before it).
-std::size_t value_end(std::string_view t, std::size_t i) {
+std::size_t value_end(std::string_view t, std::size_t i, ContainerEnds* ends) {
   if (i >= t.size()) return kBad;
   const char c = t[i];
   if (c == '"') return string_end(t, i);
   if (c == '{' || c == '[') {
+    if (ends != nullptr) {
+      if (const char* end = ends->find(t.data() + i)) return end - t.data();
+    }
+    std::vector<std::size_t> opens;  // the open containers at recorded depths
     int depth = 0;
     for (std::size_t j = i; j < t.size(); ++j) {
       const char d = t[j];
@@ -44,9 +52,15 @@ std::size_t value_end(std::string_view t, std::size_t i) {
         if (j == kBad) return kBad;
         --j;
       } else if (d == '{' || d == '[') {
+        if (ends != nullptr && depth <= kRecordedDepth) opens.push_back(j);
         ++depth;
       } else if (d == '}' || d == ']') {
-        if (--depth == 0) return j + 1;
+        --depth;
+        if (ends != nullptr && depth <= kRecordedDepth) {
+          ends->record(t.data() + opens.back(), t.data() + j + 1);
+          opens.pop_back();
+        }
+        if (depth == 0) return j + 1;
       }
     }
     return kBad;
@@ -68,7 +82,7 @@ std::string_view trimmed(std::string_view text) {
 }
 
 std::optional<std::vector<std::pair<std::string_view, std::string_view>>> object_members(
-    std::string_view text) {
+    std::string_view text, ContainerEnds* ends) {
   const std::string_view t = trimmed(text);
   if (t.size() < 2 || t.front() != '{' || t.back() != '}') return std::nullopt;
   std::vector<std::pair<std::string_view, std::string_view>> out;
@@ -82,7 +96,7 @@ std::optional<std::vector<std::pair<std::string_view, std::string_view>>> object
     i = skip_space(t, key_end);
     if (i >= t.size() || t[i] != ':') return std::nullopt;
     i = skip_space(t, i + 1);
-    const std::size_t end = value_end(t, i);
+    const std::size_t end = value_end(t, i, ends);
     if (end == kBad) return std::nullopt;
     out.emplace_back(key, t.substr(i, end - i));
     i = skip_space(t, end);
@@ -92,14 +106,15 @@ std::optional<std::vector<std::pair<std::string_view, std::string_view>>> object
   }
 }
 
-std::optional<std::vector<std::string_view>> array_elements(std::string_view text) {
+std::optional<std::vector<std::string_view>> array_elements(std::string_view text,
+                                                            ContainerEnds* ends) {
   const std::string_view t = trimmed(text);
   if (t.size() < 2 || t.front() != '[' || t.back() != ']') return std::nullopt;
   std::vector<std::string_view> out;
   std::size_t i = skip_space(t, 1);
   if (i == t.size() - 1) return out;
   while (true) {
-    const std::size_t end = value_end(t, i);
+    const std::size_t end = value_end(t, i, ends);
     if (end == kBad) return std::nullopt;
     out.push_back(t.substr(i, end - i));
     i = skip_space(t, end);

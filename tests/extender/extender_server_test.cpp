@@ -2,6 +2,7 @@
 // POSTed with cpp-httplib's client, and the exact answers of the example plugins SamplePlugin
 // (C++) and ExampleFilter (C), with the nodes in the request (nodeCacheCapable: false) or named
 // and read from a node cache (true); bad requests; plugins that throw.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
 
@@ -24,6 +25,7 @@ using extender::ExtenderMetrics;
 using extender::ExtenderServer;
 using extender::ExtenderService;
 using nlohmann::json;
+using ::testing::ElementsAre;
 
 // SamplePlugin and ExampleFilter replace every default filter and score; SamplePlugin's score
 // counts twice (a weighted total of 0..200, mapped to 0..10 as total / 20). The other profiles
@@ -112,6 +114,8 @@ class FixedCluster final : public extender::ClusterSource {
                                              "running", "default", "1400m", "1", "worker-gpu-a"))});
   }
   cluster::Snapshot& refresh() override { return snapshot_; }
+  // A pod the informers reported (serve's cache changes between requests like this).
+  void add_running(const json& p) { snapshot_.add_pod(std::make_shared<const cluster::Pod>(p)); }
 
  private:
   cluster::Snapshot snapshot_;
@@ -159,6 +163,7 @@ class Extender {
     return client_.Post(path.c_str(), body, "application/json");
   }
   httplib::Result get(const std::string& path) { return client_.Get(path.c_str()); }
+  FixedCluster& cache() { return cache_; }
 
  private:
   static extender::ExtenderServerOptions server_options() {
@@ -259,6 +264,43 @@ TEST_F(ExtenderServerTest, ANodeSentAgainChangedIsReadAgain) {
   EXPECT_EQ(result["FailedAndUnresolvableNodes"],
             json({{"worker-gpu-a", "node(s) didn't have label gpu-type=nvidia"},
                   {"worker-plain", "node(s) didn't have label gpu-type=nvidia"}}));
+}
+
+// A Nodes request sent again reuses the snapshot built for the last one, unless the node cache
+// changed in between: then the pods it now has on a node count.
+TEST_F(ExtenderServerTest, TheSameNodesRequestAfterTheCacheChangedSeesTheChange) {
+  Extender extender(*plugins_, "gpu-scheduler", true);
+  const std::string args = nodes_args(pod("p", "default", "500m", "1"));
+  auto passing = [&] {
+    const auto r = extender.post("/filter", args);
+    std::vector<std::string> names;
+    if (!r) return names;
+    const json answer = json::parse(r->body);
+    for (const json& n : answer["Nodes"]["items"])
+      names.push_back(n["metadata"]["name"].get<std::string>());
+    return names;
+  };
+  EXPECT_THAT(passing(), ElementsAre("worker-gpu-a", "worker-gpu-c"));
+  EXPECT_THAT(passing(), ElementsAre("worker-gpu-a", "worker-gpu-c"));
+  extender.cache().add_running(pod("late", "default", "100m", "1", "worker-gpu-c"));
+  EXPECT_THAT(passing(), ElementsAre("worker-gpu-a"));
+}
+
+// Node names are read without building a DOM when they are plain; escapes and wrong types take
+// the full parser, with the same answers and messages.
+TEST_F(ExtenderServerTest, NodeNamesWithEscapesOrWrongTypesAreReadAsJsonIs) {
+  Extender extender(*plugins_, "gpu-scheduler", true);
+  const std::string pod_json = pod("p", "default", "500m", "1").dump();
+  const auto escaped = extender.post(
+      "/filter", R"({"Pod":)" + pod_json + R"(,"NodeNames":["worker-gpu-a","gpu-node"]})");
+  ASSERT_TRUE(escaped);
+  EXPECT_EQ(json::parse(escaped->body)["NodeNames"], json::array({"worker-gpu-a"}));
+  const auto number =
+      extender.post("/filter", R"({"Pod":)" + pod_json + R"(,"NodeNames":["worker-gpu-a",7]})");
+  ASSERT_TRUE(number);
+  EXPECT_EQ(number->status, 400);
+  EXPECT_EQ(number->body,
+            "bad filter request: ExtenderArgs.NodeNames[1] must be a string, got number\n");
 }
 
 TEST_F(ExtenderServerTest, FilterOfNodeNamesAnswersNamesFromTheNodeCache) {
