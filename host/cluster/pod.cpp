@@ -1,6 +1,8 @@
 #include "cluster/pod.hpp"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "cluster/generation.hpp"
 #include "cluster/json_field.hpp"
@@ -16,6 +18,17 @@ using ExactList = std::map<std::string, Quantity, std::less<>>;
 struct ContainerRequests {
   ExactList requests;
   bool sidecar = false;
+};
+
+// A container as in-place resize sees it (InPlacePodVerticalScaling, GA in v1.35): its requests
+// as the spec asks, and as the kubelet reports them in status.containerStatuses (or
+// initContainerStatuses) under the same name: allocated, and actually applied.
+struct ContainerViews {
+  std::string name;
+  ExactList spec;
+  bool sidecar = false;
+  std::optional<ExactList> allocated;  // allocatedResources
+  std::optional<ExactList> actual;     // resources.requests
 };
 
 // Upstream's scheduler defaults (pkg/scheduler/util: DefaultMilliCPURequest, DefaultMemoryRequest).
@@ -55,11 +68,17 @@ void max_into(ExactList& into, const ExactList& from) {
   }
 }
 
-// Upstream PodRequests (v1.28 with sidecars): regular containers and sidecars run together;
-// init container i runs next to the sidecars started before it; the pod needs the larger.
-ResourceList pod_requests(const std::vector<ExactList>& containers,
-                          const std::vector<ContainerRequests>& init_containers,
-                          const ExactList& overhead, bool nonzero) {
+// The resources a pod may set for itself (spec.resources, PodLevelResources, on by default in
+// v1.35): upstream's IsSupportedPodLevelResource.
+bool pod_level_resource(std::string_view name) {
+  return name == "cpu" || name == "memory" || name.starts_with("hugepages-");
+}
+
+// Upstream AggregateContainerRequests (with sidecars): regular containers and sidecars run
+// together; init container i runs next to the sidecars started before it; the pod needs the
+// larger. nonzero: 100m cpu and 200Mi memory for a container that requests none.
+ExactList container_total(const std::vector<ExactList>& containers,
+                          const std::vector<ContainerRequests>& init_containers, bool nonzero) {
   auto effective = [nonzero](ExactList requests) {
     if (nonzero) {  // upstream applyNonMissing: only missing keys, an explicit 0 stays
       requests.try_emplace("cpu", Quantity::from_milli(kDefaultMilliCpu));
@@ -84,8 +103,118 @@ ResourceList pod_requests(const std::vector<ExactList>& containers,
     }
   }
   max_into(total, init_peak);
-  add_into(total, overhead);
+  return total;
+}
 
+// Which requests of a container a total is made of (upstream's containerSpecRequests,
+// containerAllocatedRequests, containerActuatedRequests). A missing status falls back to the
+// next view, and to the spec, except for a resize the kubelet found infeasible: then nothing.
+enum class View { kSpec, kAllocated, kActual };
+
+ExactList view_of(const ContainerViews& c, View view, bool infeasible) {
+  if (view == View::kActual && c.actual) return *c.actual;
+  if (view != View::kSpec && c.allocated) return *c.allocated;
+  if (view != View::kSpec && infeasible) return {};
+  return c.spec;
+}
+
+// The containers' total in one view.
+ExactList view_total(const std::vector<ContainerViews>& containers,
+                     const std::vector<ContainerViews>& init_containers, View view, bool infeasible,
+                     bool nonzero) {
+  std::vector<ExactList> regular;
+  for (const ContainerViews& c : containers)
+    regular.push_back(view_of(c, view, infeasible));
+  std::vector<ContainerRequests> init;
+  for (const ContainerViews& c : init_containers)
+    init.push_back(ContainerRequests{view_of(c, view, infeasible), c.sidecar});
+  return container_total(regular, init, nonzero);
+}
+
+// Upstream AggregateContainerRequests with status resources: the larger, per resource, of the
+// totals of the spec, the allocated and the actual requests (the spec left out while a resize
+// is infeasible). A pod the kubelet has not reported on is its spec.
+ExactList resized_total(const std::vector<ContainerViews>& containers,
+                        const std::vector<ContainerViews>& init_containers, bool infeasible,
+                        bool nonzero) {
+  auto reported = [](const std::vector<ContainerViews>& list) {
+    return std::any_of(list.begin(), list.end(),
+                       [](const ContainerViews& c) { return c.allocated || c.actual; });
+  };
+  // Nearly every pod: pending, or running as its spec says. One total instead of three.
+  if (!infeasible && !reported(containers) && !reported(init_containers)) {
+    return view_total(containers, init_containers, View::kSpec, false, nonzero);
+  }
+  ExactList out = infeasible ? ExactList{}
+                             : view_total(containers, init_containers, View::kSpec, false, nonzero);
+  max_into(out, view_total(containers, init_containers, View::kActual, infeasible, nonzero));
+  max_into(out, view_total(containers, init_containers, View::kAllocated, infeasible, nonzero));
+  return out;
+}
+
+// The kubelet's report on the containers (status.containerStatuses and initContainerStatuses),
+// into the views of the containers with those names; true when a resize is infeasible
+// (condition PodResizePending with reason Infeasible).
+bool read_resize_status(const JsonField& status, std::vector<ContainerViews>& containers,
+                        std::vector<ContainerViews>& init_containers) {
+  for (const char* list : {"containerStatuses", "initContainerStatuses"}) {
+    auto statuses = status.member(list);
+    if (!statuses) continue;
+    for (const JsonField& cs : statuses->items()) {
+      const std::string name = string_member(cs, "name");
+      // Upstream looks a name up among regular containers' statuses first, then init ones.
+      ContainerViews* target = nullptr;
+      for (auto* views : {&containers, &init_containers}) {
+        for (ContainerViews& c : *views) {
+          if (target == nullptr && c.name == name) target = &c;
+        }
+      }
+      if (target == nullptr || target->allocated || target->actual) continue;
+      if (auto field = cs.member("allocatedResources")) target->allocated = read_resources(*field);
+      if (auto resources = cs.member("resources")) {
+        if (auto field = resources->member("requests")) target->actual = read_resources(*field);
+      }
+    }
+  }
+  if (auto conditions = status.member("conditions")) {
+    for (const JsonField& c : conditions->items()) {
+      if (string_member(c, "type") == "PodResizePending") {
+        return string_member(c, "reason") == "Infeasible";
+      }
+    }
+  }
+  return false;
+}
+
+// The pod-level requests after the API server's defaulting (defaultPodRequests, after the
+// containers' own): only when pod-level limits are set, a missing cpu or memory request becomes
+// the containers' total when some container requests it, and any missing supported request the
+// pod-level limit. `kubectl get` output already has them; a hand-written cluster file may not.
+ExactList pod_level_requests(const JsonField& spec, const ExactList& containers_total) {
+  ExactList requests;
+  ExactList limits;
+  if (auto resources = spec.member("resources")) {
+    if (auto field = resources->member("requests")) requests = read_resources(*field);
+    if (auto field = resources->member("limits")) limits = read_resources(*field);
+  }
+  if (!limits.empty()) {
+    for (const auto& [name, total] : containers_total) {
+      if (name == "cpu" || name == "memory") requests.try_emplace(name, total);
+    }
+    for (const auto& [name, limit] : limits) {
+      if (pod_level_resource(name)) requests.try_emplace(name, limit);
+    }
+  }
+  return requests;
+}
+
+// Upstream PodRequests (v1.35): the containers' total, each supported resource the pod sets for
+// itself replacing it, then the overhead.
+ResourceList pod_requests(ExactList total, const ExactList& pod_level, const ExactList& overhead) {
+  for (const auto& [name, quantity] : pod_level) {
+    if (pod_level_resource(name)) total.insert_or_assign(name, quantity);
+  }
+  add_into(total, overhead);
   ResourceList out;
   for (const auto& [name, quantity] : total)
     out.set(name, resource_amount(name, quantity));
@@ -162,10 +291,12 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
   if (namespace_.empty()) namespace_ = std::string(default_namespace);
   if (uid_.empty()) uid_ = "uid-" + namespace_ + "-" + name_;
 
-  std::vector<ExactList> containers;
-  std::vector<ContainerRequests> init_containers;
+  std::vector<ContainerViews> containers;
+  std::vector<ContainerViews> init_containers;
   ExactList overhead;
+  std::optional<JsonField> pod_spec;
   if (auto spec = root.member("spec")) {
+    pod_spec = spec;
     node_name_ = string_member(*spec, "nodeName");
     scheduler_name_ = string_member(*spec, "schedulerName");
     priority_class_name_ = string_member(*spec, "priorityClassName");
@@ -178,7 +309,7 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
     }
     if (auto list = spec->member("containers")) {
       for (const JsonField& c : list->items()) {
-        containers.push_back(container_requests(c));
+        containers.push_back({string_member(c, "name"), container_requests(c), false, {}, {}});
         containers_.push_back(read_container(c, ContainerKind::kRegular));
         for (HostPort& port : read_host_ports(c))
           host_ports_.push_back(std::move(port));
@@ -187,7 +318,8 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
     if (auto list = spec->member("initContainers")) {
       for (const JsonField& c : list->items()) {
         bool sidecar = string_member(c, "restartPolicy") == "Always";
-        init_containers.push_back(ContainerRequests{container_requests(c), sidecar});
+        init_containers.push_back(
+            {string_member(c, "name"), container_requests(c), sidecar, {}, {}});
         containers_.push_back(
             read_container(c, sidecar ? ContainerKind::kSidecar : ContainerKind::kInit));
       }
@@ -206,14 +338,21 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
   if (scheduler_name_.empty()) scheduler_name_ = "default-scheduler";
   if (preemption_policy_.empty()) preemption_policy_ = "PreemptLowerPriority";
 
+  bool resize_infeasible = false;
   if (auto status = root.member("status")) {
     nominated_node_name_ = string_member(*status, "nominatedNodeName");
     phase_ = string_member(*status, "phase");
     if (auto started = status->member("startTime")) start_time_ms_ = started->as_time_ms();
+    resize_infeasible = read_resize_status(*status, containers, init_containers);
   }
 
-  requests_ = pod_requests(containers, init_containers, overhead, false);
-  nonzero_requests_ = pod_requests(containers, init_containers, overhead, true);
+  // The API server defaults pod-level requests from the spec alone.
+  const ExactList spec_total = view_total(containers, init_containers, View::kSpec, false, false);
+  const ExactList pod_level = pod_spec ? pod_level_requests(*pod_spec, spec_total) : ExactList{};
+  requests_ = pod_requests(resized_total(containers, init_containers, resize_infeasible, false),
+                           pod_level, overhead);
+  nonzero_requests_ = pod_requests(
+      resized_total(containers, init_containers, resize_infeasible, true), pod_level, overhead);
 }
 
 std::shared_ptr<const Pod> Pod::bound_to(std::string_view node_name) const {

@@ -76,9 +76,10 @@ class Pod {
   const StringMap& annotations() const { return annotations_; }
   const StringMap& node_selector() const { return node_selector_; }
 
-  // Upstream PodRequests: max(sum of regular containers and sidecars, each init container's
-  // peak including the sidecars started before it) + spec.overhead. A container's limits stand
-  // in for its missing requests, as the API server defaults them.
+  // Upstream PodRequests (v1.35): max(sum of regular containers and sidecars, each init
+  // container's peak including the sidecars started before it), where the pod's own
+  // spec.resources.requests (cpu, memory, hugepages-*: pod-level resources) replace that total,
+  // + spec.overhead. Limits stand in for missing requests, as the API server defaults them.
   const ResourceList& requests() const { return requests_; }
   // The same with 100m cpu / 200Mi memory for every container (init and sidecar too) that does
   // not request them (explicit 0 stays 0); what scoring and NodeInfo non-zero sums use.

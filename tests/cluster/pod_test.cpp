@@ -270,6 +270,117 @@ spec:
   EXPECT_EQ(with_sidecar.nonzero_requests(), (ResourceList{{"cpu", 1100}, {"memory", 400 * kMi}}));
 }
 
+// Pod-level resources (v1.35, PodLevelResources on): the pod's own requests for cpu, memory and
+// hugepages replace what its containers add up to, the others still come from the containers;
+// the non-zero defaults of containers without requests are replaced too.
+TEST(PodTest, PodLevelRequestsReplaceTheContainersTotalForCpuMemoryAndHugepages) {
+  Pod pod = pod_from(R"(
+metadata: {name: p}
+spec:
+  overhead: {cpu: 100m}
+  resources:
+    requests: {cpu: "3", memory: 2Gi, hugepages-2Mi: 4Mi, example.com/foo: "9"}
+  containers:
+  - name: plain
+  - resources: {requests: {cpu: 500m, example.com/foo: "1"}}
+)");
+  // example.com/foo is not a pod-level resource: the container's 1 counts, the 9 does not.
+  EXPECT_EQ(pod.requests(), (ResourceList{{"cpu", 3100},
+                                          {"example.com/foo", 1},
+                                          {"hugepages-2Mi", 4 * kMi},
+                                          {"memory", 2048 * kMi}}));
+  EXPECT_EQ(pod.nonzero_requests(), pod.requests());
+}
+
+// The API server's defaulting of pod-level requests, when only pod-level limits are written:
+// cpu and memory from the containers' total where a container requests them, otherwise (and for
+// hugepages) the pod-level limit.
+TEST(PodTest, PodLevelLimitsDefaultThePodLevelRequestsAsTheApiServerDoes) {
+  Pod pod = pod_from(R"(
+metadata: {name: p}
+spec:
+  resources:
+    limits: {cpu: "4", memory: 8Gi, hugepages-1Gi: 2Gi}
+  containers:
+  - resources: {requests: {cpu: 250m}}
+  - resources: {limits: {cpu: 750m}}
+  - name: nothing
+)");
+  EXPECT_EQ(pod.requests(),
+            (ResourceList{{"cpu", 1000}, {"hugepages-1Gi", 2048 * kMi}, {"memory", 8192 * kMi}}));
+  // The defaulted pod-level cpu (the plain total, 1000m) replaces the non-zero total (1100m).
+  EXPECT_EQ(pod.nonzero_requests(), pod.requests());
+}
+
+// In-place resize (v1.35, GA): a pod counts, per resource, the larger of what its spec asks and
+// what the kubelet reports as allocated and as actually applied; while a resize is infeasible,
+// only the reported ones.
+TEST(PodTest, AResizedPodCountsTheLargerOfSpecAllocatedAndActual) {
+  const std::string pod_text = R"(
+metadata: {name: p}
+spec:
+  containers:
+  - name: app
+    resources: {requests: {cpu: "%SPEC%", memory: 1Gi}}
+  - name: helper
+    resources: {requests: {cpu: 100m}}
+status:
+  containerStatuses:
+  - name: app
+    allocatedResources: {cpu: "%ALLOCATED%", memory: 1Gi}
+    resources: {requests: {cpu: "%ACTUAL%", memory: 512Mi}}
+%CONDITIONS%
+)";
+  auto requests = [&](const std::string& spec, const std::string& allocated,
+                      const std::string& actual, const std::string& conditions = "") {
+    std::string text = pod_text;
+    for (const auto& [key, value] : {std::pair<std::string, std::string>{"%SPEC%", spec},
+                                     {"%ALLOCATED%", allocated},
+                                     {"%ACTUAL%", actual},
+                                     {"%CONDITIONS%", conditions}}) {
+      text.replace(text.find(key), key.size(), value);
+    }
+    return pod_from(text).requests();
+  };
+  // Shrunk in the spec, not yet by the kubelet: still 2 cpus.
+  EXPECT_EQ(requests("1", "2", "2"), (ResourceList{{"cpu", 2100}, {"memory", 1024 * kMi}}));
+  // Grown in the spec, not yet allocated: the spec's 3.
+  EXPECT_EQ(requests("3", "1", "1"), (ResourceList{{"cpu", 3100}, {"memory", 1024 * kMi}}));
+  // Allocated but not applied yet: the allocation.
+  EXPECT_EQ(requests("1", "1500m", "1"), (ResourceList{{"cpu", 1600}, {"memory", 1024 * kMi}}));
+  // An infeasible resize to 8 cpus: what the kubelet reports counts, not the spec; a container
+  // it reports nothing on (helper) counts nothing, as upstream.
+  const std::string infeasible =
+      "  conditions:\n  - {type: PodResizePending, status: \"True\", reason: Infeasible}";
+  EXPECT_EQ(requests("8", "1", "1", infeasible),
+            (ResourceList{{"cpu", 1000}, {"memory", 1024 * kMi}}));
+  // A deferred one leaves the spec in.
+  const std::string deferred =
+      "  conditions:\n  - {type: PodResizePending, status: \"True\", reason: Deferred}";
+  EXPECT_EQ(requests("8", "1", "1", deferred),
+            (ResourceList{{"cpu", 8100}, {"memory", 1024 * kMi}}));
+}
+
+TEST(PodTest, ResizeViewsCountInitContainersAndNonzeroDefaults) {
+  Pod pod = pod_from(R"(
+metadata: {name: p}
+spec:
+  initContainers:
+  - {name: mesh, restartPolicy: Always, resources: {requests: {cpu: 100m}}}
+  containers:
+  - name: app
+status:
+  initContainerStatuses:
+  - {name: mesh, allocatedResources: {cpu: 300m}}
+  containerStatuses:
+  - {name: app, allocatedResources: {cpu: 200m}}
+)");
+  // Allocated: 300m + 200m beats the spec's 100m + nothing.
+  EXPECT_EQ(pod.requests(), (ResourceList{{"cpu", 500}}));
+  // Non-zero: a missing memory request is 200Mi in every view, per container.
+  EXPECT_EQ(pod.nonzero_requests(), (ResourceList{{"cpu", 500}, {"memory", 400 * kMi}}));
+}
+
 TEST(PodTest, NoContainersMeansNoDefaults) {
   EXPECT_TRUE(pod_from("metadata: {name: p}\nspec: {}").nonzero_requests().empty());
 }

@@ -138,6 +138,17 @@ std::vector<FilterCase> filter_cases() {
       fails("one resource cpu fits", pod().container(res(1, 2)).build(), res(5, 19),
             {"Insufficient memory"}),
       fits("equal edge case", pod().container(res(5, 1)).build(), res(5, 19)),
+      // Pod-level resources (v1.35): the pod's own cpu and memory requests stand for its
+      // containers' total, whatever that is.
+      fits("pod-level requests fit where the containers' total would not",
+           pod().container(res(9, 9)).pod_requests(res(1, 2)).build(), res(5, 5)),
+      fails("pod-level cpu does not fit", pod().container().pod_requests(res(7, 2)).build(),
+            res(5, 5), {"Insufficient cpu"}),
+      fails("pod-level memory does not fit", pod().container().pod_requests(res(1, 17)).build(),
+            res(5, 5), {"Insufficient memory"}),
+      fails("pod-level cpu and memory do not fit",
+            pod().container(res(1, 1)).pod_requests(res(7, 17)).build(), res(5, 5),
+            {"Insufficient cpu", "Insufficient memory"}),
       fits("equal edge case for init container",
            pod().container(res(4, 1)).init_container(res(5, 1)).build(), res(5, 19)),
       fits("extended resource fits", pod().container(res(0, 0, scalar(kExtA, 1))).build(),

@@ -45,6 +45,11 @@ class PodBuilder {
     overhead_ = overhead;
     return *this;
   }
+  // Pod-level resources (spec.resources, v1.35): requests as quantity strings.
+  PodBuilder& pod_requests(const nlohmann::json& requests) {
+    pod_resources_ = {{"requests", requests}};
+    return *this;
+  }
   PodBuilder& on(const std::string& node) {
     node_ = node;
     return *this;
@@ -54,6 +59,7 @@ class PodBuilder {
     nlohmann::json spec = {{"containers", containers_}};
     if (!init_containers_.empty()) spec["initContainers"] = init_containers_;
     if (!overhead_.is_null()) spec["overhead"] = overhead_;
+    if (!pod_resources_.is_null()) spec["resources"] = pod_resources_;
     if (!node_.empty()) spec["nodeName"] = node_;
     nlohmann::json pod = {{"apiVersion", "v1"},
                           {"kind", "Pod"},
@@ -77,6 +83,7 @@ class PodBuilder {
   nlohmann::json containers_ = nlohmann::json::array();
   nlohmann::json init_containers_ = nlohmann::json::array();
   nlohmann::json overhead_;
+  nlohmann::json pod_resources_;
   std::string node_;
   int next_ = 0;
 };

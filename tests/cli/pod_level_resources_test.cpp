@@ -1,0 +1,81 @@
+// Pod-level resources (spec.resources, PodLevelResources: on by default in v1.35) through
+// `schedhost run` with the default profile, as a user meets them: the pod's own requests decide
+// where it fits, count against its node once it runs, and steer preemption.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/fixtures.hpp"
+#include "support/process.hpp"
+
+namespace schedhost::pod_level_resources_test {
+
+using nlohmann::json;
+
+const std::string kSourceDir = SCHEDHOST_SOURCE_DIR;
+
+std::string node(const std::string& name, const std::string& cpu) {
+  return "apiVersion: v1\nkind: Node\nmetadata: {name: " + name +
+         ", labels: {kubernetes.io/hostname: " + name + "}}\nstatus: {allocatable: {cpu: \"" + cpu +
+         "\", memory: 8Gi, pods: \"110\"}}\n---\n";
+}
+
+// A pod whose one container requests nothing and whose spec.resources requests `cpu`.
+std::string pod(const std::string& name, const std::string& cpu, const std::string& on = "",
+                int priority = 0) {
+  std::string spec = "{priority: " + std::to_string(priority) + ", resources: {requests: {cpu: \"" +
+                     cpu + "\"}}, containers: [{name: c, image: pause}]";
+  if (!on.empty()) spec += ", nodeName: " + on;
+  return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
+         ", namespace: default}\nspec: " + spec + "}\n---\n";
+}
+
+// (pod, result, node or message) for every pod of the run.
+std::vector<std::vector<std::string>> run(const std::string& cluster) {
+  testing::ScratchDir dir;
+  const auto r =
+      testing::run_schedhost({"run", "--config", kSourceDir + "/configs/default-profile.yaml",
+                              "--cluster", dir.write("cluster.yaml", cluster), "-o", "json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::vector<std::string>> out;
+  const json answer = json::parse(r.out);
+  for (const json& p : answer["pods"]) {
+    const std::string result = p["result"];
+    out.push_back({p["pod"], result,
+                   result == "Scheduled" || result == "Preempted"
+                       ? p["node"].get<std::string>()
+                       : p["message"].get<std::string>()});
+  }
+  return out;
+}
+
+using Row = std::vector<std::string>;
+
+TEST(PodLevelResources, ThePodsOwnRequestDecidesWhereItFits) {
+  // The issue's example: 3 cpus asked at pod level, none by the container, 1 cpu allocatable.
+  EXPECT_EQ(run(node("small", "1") + pod("big", "3")),
+            (std::vector<Row>{{"default/big", "Unschedulable",
+                               "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 "
+                               "nodes are available: 1 No preemption victims found for incoming "
+                               "pod.."}}));
+  EXPECT_EQ(run(node("small", "1") + node("large", "4") + pod("big", "3")),
+            (std::vector<Row>{{"default/big", "Scheduled", "large"}}));
+}
+
+TEST(PodLevelResources, ARunningPodsOwnRequestCountsOnItsNode) {
+  // 3 of node-a's 4 cpus are taken by a running pod whose container asks for nothing.
+  EXPECT_EQ(run(node("node-a", "4") + pod("running", "3", "node-a") + pod("next", "2")),
+            (std::vector<Row>{{"default/next", "Unschedulable",
+                               "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 "
+                               "nodes are available: 1 No preemption victims found for incoming "
+                               "pod.."}}));
+  // With a higher priority the newcomer evicts it: preemption counts the same requests.
+  EXPECT_EQ(run(node("node-a", "4") + pod("running", "3", "node-a") + pod("next", "2", "", 100)),
+            (std::vector<Row>{{"default/running", "Preempted", "node-a"},
+                              {"default/next", "Scheduled", "node-a"}}));
+}
+
+}  // namespace schedhost::pod_level_resources_test
