@@ -123,9 +123,11 @@ ExactList view_total(const std::vector<ContainerViews>& containers,
                      const std::vector<ContainerViews>& init_containers, View view, bool infeasible,
                      bool nonzero) {
   std::vector<ExactList> regular;
+  regular.reserve(containers.size());
   for (const ContainerViews& c : containers)
     regular.push_back(view_of(c, view, infeasible));
   std::vector<ContainerRequests> init;
+  init.reserve(init_containers.size());
   for (const ContainerViews& c : init_containers)
     init.push_back(ContainerRequests{view_of(c, view, infeasible), c.sidecar});
   return container_total(regular, init, nonzero);
