@@ -20,6 +20,7 @@
 #include "cluster/json_document.hpp"
 #include "cluster/json_field.hpp"
 #include "cluster/object_error.hpp"
+#include "cluster/pod_creation.hpp"
 #include "cluster/yaml_documents.hpp"
 #include "cluster/yaml_file_positions.hpp"
 #include "cluster/yaml_json_reader.hpp"
@@ -381,6 +382,7 @@ class ClusterBuilder {
     if (const nlohmann::json* value = member(object["metadata"], "namespace")) {
       if (value->is_string() && !value->get<std::string>().empty()) ns = value->get<std::string>();
     }
+    merge_affinity_label_keys(object);  // as the API server would have at creation
     std::shared_ptr<const Pod> pod;
     try {
       pod = std::make_shared<const Pod>(std::move(object));

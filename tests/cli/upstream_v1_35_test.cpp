@@ -1,6 +1,8 @@
-// Pod-level resources (spec.resources, PodLevelResources: on by default in v1.35) through
-// `schedhost run` with the default profile, as a user meets them: the pod's own requests decide
-// where it fits, count against its node once it runs, and steer preemption.
+// What kube-scheduler v1.35 (and its API server) do differently from v1.28, through
+// `schedhost run` with the default profile, as a user meets it. Pod-level resources
+// (spec.resources, PodLevelResources): the pod's own requests decide where it fits, count
+// against its node once it runs, and steer preemption. Affinity matchLabelKeys and
+// mismatchLabelKeys, which the API server merges into the selectors at creation.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -11,7 +13,7 @@
 #include "support/fixtures.hpp"
 #include "support/process.hpp"
 
-namespace schedhost::pod_level_resources_test {
+namespace schedhost::upstream_v1_35_test {
 
 using nlohmann::json;
 
@@ -78,4 +80,52 @@ TEST(PodLevelResources, ARunningPodsOwnRequestCountsOnItsNode) {
                               {"default/next", "Scheduled", "node-a"}}));
 }
 
-}  // namespace schedhost::pod_level_resources_test
+// Nodes with one running pod each: app=web version v1 on node-a (4 cpus), app=web version v2 on
+// node-b (16 cpus, so the scores prefer it), and with `other`, app=db on node-c (16 cpus). The
+// newcomer is app=web, version v2.
+std::string web_nodes(bool other) {
+  auto running = [](const std::string& name, const std::string& node, const std::string& labels) {
+    return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
+           ", namespace: default, labels: " + labels + "}\nspec: {nodeName: " + node +
+           ", containers: [{name: c, image: pause}]}\n---\n";
+  };
+  std::string out = node("node-a", "4") + node("node-b", "16") +
+                    running("web-v1", "node-a", "{app: web, version: v1}") +
+                    running("web-v2", "node-b", "{app: web, version: v2}");
+  if (other) out += node("node-c", "16") + running("db", "node-c", "{app: db}");
+  return out;
+}
+
+std::string newcomer(const std::string& affinity) {
+  return "apiVersion: v1\nkind: Pod\nmetadata: {name: new, namespace: default, labels: {app: web, "
+         "version: v2}}\nspec:\n  containers: [{name: c, image: pause}]\n  affinity:\n" +
+         affinity + "---\n";
+}
+
+TEST(AffinityLabelKeys, MatchLabelKeysNarrowAnAntiAffinityToThePodsOwnVersion) {
+  // Away from app=web pods of my own version only: node-b is out, node-a is not (without the
+  // merge, both would be).
+  const std::string anti = R"(    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: web}}
+        matchLabelKeys: [version]
+        topologyKey: kubernetes.io/hostname
+)";
+  EXPECT_EQ(run(web_nodes(false) + newcomer(anti)),
+            (std::vector<Row>{{"default/new", "Scheduled", "node-a"}}));
+}
+
+TEST(AffinityLabelKeys, MismatchLabelKeysLeadAnAffinityToOtherVersions) {
+  // Next to an app=web pod of another version: node-a only (without the merge, the larger
+  // node-b would win).
+  const std::string with = R"(    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: web}}
+        mismatchLabelKeys: [version]
+        topologyKey: kubernetes.io/hostname
+)";
+  EXPECT_EQ(run(web_nodes(true) + newcomer(with)),
+            (std::vector<Row>{{"default/new", "Scheduled", "node-a"}}));
+}
+
+}  // namespace schedhost::upstream_v1_35_test
