@@ -327,6 +327,9 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
       }
     }
     if (auto field = spec->member("overhead")) overhead = read_resources(*field);
+    if (auto claims = spec->member("resourceClaims")) {
+      has_resource_claims_ = !claims->items().empty();
+    }
     if (auto affinity = spec->member("affinity")) {
       constexpr std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
       constexpr std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";

@@ -94,6 +94,8 @@ class Pod {
 
   // Any pod (anti-)affinity term, required or preferred.
   bool has_affinity() const { return has_affinity_; }
+  // spec.resourceClaims is not empty: the pod needs dynamic resource allocation.
+  bool has_resource_claims() const { return has_resource_claims_; }
   bool has_required_anti_affinity() const { return has_required_anti_affinity_; }
 
   // The object as given (only spec.nodeName changes, through bound_to).
@@ -131,6 +133,7 @@ class Pod {
   std::vector<HostPort> host_ports_;
   std::vector<Container> containers_;
   bool has_affinity_ = false;
+  bool has_resource_claims_ = false;
   bool has_required_anti_affinity_ = false;
   JsonPointerCache json_cache_;
 };

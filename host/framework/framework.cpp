@@ -281,6 +281,12 @@ Status Framework::run_filter(const CycleContext& cycle, const Pod& pod,
   return {};
 }
 
+bool Framework::enables(std::string_view name, ExtensionPoint point) const {
+  const auto& enabled = points_[index(point)];
+  return std::any_of(enabled.begin(), enabled.end(),
+                     [&](const Enabled& e) { return plugin(e).name() == name; });
+}
+
 PostFilterOutcome Framework::run_post_filter(CycleContext& cycle, const Pod& pod,
                                              const std::vector<schedhost_node_status_t>& statuses,
                                              Parallelizer* parallelizer,

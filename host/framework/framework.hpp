@@ -82,6 +82,8 @@ class Framework {
   const std::string& name() const { return name_; }
   std::optional<int> percentage_of_nodes_to_score() const { return percentage_; }
   bool has(ExtensionPoint point) const { return !points_[index(point)].empty(); }
+  // Whether the plugin with that name is enabled at point.
+  bool enables(std::string_view plugin, ExtensionPoint point) const;
   CycleContext new_cycle() const;
 
   // What plugins see of the cluster during calls: the snapshot and the pods waiting at Permit;

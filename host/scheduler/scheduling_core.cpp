@@ -18,6 +18,13 @@ using framework::CycleContext;
 using framework::Framework;
 using framework::Status;
 
+// Upstream's plugin for pods with spec.resourceClaims, which schedhost does not have yet.
+constexpr const char* kDynamicResources = "DynamicResources";
+constexpr const char* kNoDynamicResources =
+    "pod uses spec.resourceClaims (dynamic resource allocation), which needs the "
+    "DynamicResources plugin to allocate its devices: schedhost does not provide it yet, and "
+    "the profile enables no plugin of that name";
+
 FilterVerdict verdict(const Status& s) {
   return {std::string(framework::code_name(s.code)), s.plugin, s.reasons};
 }
@@ -87,6 +94,17 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
 
   if (snapshot_.size() == 0) {
     return fail(pod, std::move(result), "no nodes available to schedule pods", false);
+  }
+
+  // Dynamic resource allocation (GA since v1.34): a pod bound with claims nobody allocated
+  // stays stuck on its node, so without a DynamicResources plugin it is not placed at all, and
+  // the message says why (as a PreFilter rejection: no node is tried).
+  if (pod->has_resource_claims() && !fw.enables(kDynamicResources, ExtensionPoint::PreFilter)) {
+    const Status why{
+        SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE, {kNoDynamicResources}, kDynamicResources};
+    std::vector<Status> statuses(snapshot_.size(), why);
+    return unschedulable(fw, cycle, pod, std::move(result), why.message(), all_node_indexes(),
+                         statuses);
   }
 
   // PreFilter.

@@ -128,4 +128,22 @@ TEST(AffinityLabelKeys, MismatchLabelKeysLeadAnAffinityToOtherVersions) {
             (std::vector<Row>{{"default/new", "Scheduled", "node-a"}}));
 }
 
+// A pod with spec.resourceClaims needs its devices allocated (DynamicResources, GA since
+// v1.34); schedhost has no such plugin yet, so the pod is not placed, and the message says why.
+TEST(DynamicResourceAllocation, APodWithResourceClaimsIsUnschedulableSayingWhatIsMissing) {
+  const std::string claimed =
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: gpu-job, namespace: default}\nspec:\n"
+      "  containers: [{name: c, image: pause, resources: {claims: [{name: gpu}]}}]\n"
+      "  resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]\n---\n";
+  EXPECT_EQ(run(node("node-a", "4") + node("node-b", "2") + claimed + pod("plain", "1")),
+            (std::vector<Row>{
+                {"default/gpu-job", "Unschedulable",
+                 "0/2 nodes are available: pod uses spec.resourceClaims (dynamic resource "
+                 "allocation), which needs the DynamicResources plugin to allocate its devices: "
+                 "schedhost does not provide it yet, and the profile enables no plugin of that "
+                 "name. preemption: 0/2 nodes are available: 2 Preemption is not helpful for "
+                 "scheduling.."},
+                {"default/plain", "Scheduled", "node-a"}}));
+}
+
 }  // namespace schedhost::upstream_v1_35_test
