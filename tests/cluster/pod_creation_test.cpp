@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "test_yaml.hpp"
 
 namespace schedhost::cluster {
@@ -54,12 +56,14 @@ spec:
 }
 
 TEST(PodCreation, PodsWithoutAffinityOrWithOddShapesAreLeftAsTheyAre) {
-  for (const char* text : {"metadata: {name: p}\nspec: {containers: []}",
-                           "metadata: {name: p}\nspec: {affinity: {podAffinity: 3}}",
-                           "metadata: {name: p}\nspec: {affinity: {podAffinity: "
-                           "{requiredDuringSchedulingIgnoredDuringExecution: [7, "
-                           "{labelSelector: {}, matchLabelKeys: x}]}}}",
-                           "spec: 1", "[]"}) {
+  const std::string odd_terms =
+      std::string("metadata: {name: p}\nspec: {affinity: {podAffinity: ") +
+      "{requiredDuringSchedulingIgnoredDuringExecution: [7, " +
+      "{labelSelector: {}, matchLabelKeys: x}]}}}";
+  for (const std::string& text :
+       {std::string("metadata: {name: p}\nspec: {containers: []}"),
+        std::string("metadata: {name: p}\nspec: {affinity: {podAffinity: 3}}"), odd_terms,
+        std::string("spec: 1"), std::string("[]")}) {
     json pod = yaml(text);
     const json before = pod;
     merge_affinity_label_keys(pod);
