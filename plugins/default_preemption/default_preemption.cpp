@@ -112,6 +112,14 @@ struct PodSummary {
   std::vector<std::size_t> budgets;  // indexes of the PDBs counting this pod
 };
 
+// What preemption reads of a pod (its budgets are counted by the caller that needs them).
+PodSummary summarize(const schedhost::Pod& p) {
+  return {std::string(p.uid()),
+          p.priority(),
+          p.start_time_ms() == 0 ? kNoStartTime : p.start_time_ms(),
+          {}};
+}
+
 // upstream util.MoreImportantPod: higher priority, then the earlier start.
 bool more_important(const PodSummary& a, const PodSummary& b) {
   if (a.priority != b.priority) return a.priority > b.priority;
@@ -282,11 +290,7 @@ class DefaultPreemption {
     std::optional<schedhost::NodeInfo> info = ctx.node(node);
     if (!info) return std::nullopt;
     for (const schedhost::Pod p : info->pods()) {
-      if (p.uid() != uid) continue;
-      return PodSummary{std::string(uid),
-                        p.priority(),
-                        p.start_time_ms() == 0 ? kNoStartTime : p.start_time_ms(),
-                        {}};
+      if (p.uid() == uid) return summarize(p);
     }
     return std::nullopt;
   }
@@ -364,10 +368,7 @@ class DefaultPreemption {
     std::vector<PodSummary> lower;
     for (const schedhost::Pod p : run->node().pods()) {
       if (p.priority() >= pod.priority()) continue;
-      PodSummary s{std::string(p.uid()),
-                   p.priority(),
-                   p.start_time_ms() == 0 ? kNoStartTime : p.start_time_ms(),
-                   {}};
+      PodSummary s = summarize(p);
       if (!p.labels().empty()) {
         for (std::size_t i = 0; i < pdbs.size(); ++i) {
           if (pdbs[i].counts(p)) s.budgets.push_back(i);
