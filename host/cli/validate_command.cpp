@@ -18,6 +18,7 @@
 #include "common/input_error.hpp"
 #include "common/typed_args.hpp"
 #include "config/config_extension_point.hpp"
+#include "config/config_parser.hpp"
 #include "framework/plugin_instance.hpp"
 #include "validator/child_entry.hpp"
 #include "validator/child_process.hpp"
@@ -196,6 +197,8 @@ int run(const ValidateOptions& options) {
     }
   }
 
+  // Which upstream the defaults (default plugins, their order, weights and args) follow.
+  std::cout << "defaults: kube-scheduler v1.35 (" << config::kApiVersionV1 << ")\n";
   for (const config::Profile& profile : configuration.profiles) {
     std::cout << profile_summary(profile) << '\n';
   }

@@ -46,7 +46,7 @@ void NodeInfo::account(const Pod& pod, bool add) {
     exact = requested_.add(e.name, add ? e.value : -e.value) && exact;
   }
   for (const char* name : {"cpu", "memory"}) {
-    int64_t value = pod.nonzero_requests().get_or_zero(name);
+    int64_t value = pod.node_nonzero_requests().get_or_zero(name);
     exact = nonzero_requested_.add(name, add ? value : -value) && exact;
   }
   requested_.erase_zeros();

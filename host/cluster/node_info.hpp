@@ -44,7 +44,7 @@ class NodeInfo {
   // Sum of the pods' requests(), without "pods": upstream counts pods separately
   // (pods().size() against allocatable "pods"). Entries that sum to 0 are dropped.
   const ResourceList& requested() const { return requested_; }
-  // Sum of the pods' nonzero_requests() for "cpu" and "memory" only, as upstream keeps them.
+  // Sum of the pods' node_nonzero_requests() for "cpu" and "memory" only, as upstream keeps them.
   const ResourceList& nonzero_requested() const { return nonzero_requested_; }
   // Distinct host ports held by the pods, sorted (by IP, protocol, port).
   const std::vector<HostPort>& used_ports() const { return used_ports_; }

@@ -27,8 +27,9 @@ struct ContainerViews {
   std::string name;
   ExactList spec;
   bool sidecar = false;
-  std::optional<ExactList> allocated;  // allocatedResources
-  std::optional<ExactList> actual;     // resources.requests
+  bool reported = false;     // its status has `resources` (upstream: cs.Resources != nil)
+  ExactList allocated = {};  // allocatedResources
+  ExactList actual = {};     // resources.requests
 };
 
 // Upstream's scheduler defaults (pkg/scheduler/util: DefaultMilliCPURequest, DefaultMemoryRequest).
@@ -74,16 +75,25 @@ bool pod_level_resource(std::string_view name) {
   return name == "cpu" || name == "memory" || name.starts_with("hugepages-");
 }
 
+// Which scoring defaults a container that does not request cpu or memory gets (upstream
+// applyNonMissing with NonMissingContainerRequests: 100m cpu, 200Mi memory).
+struct Defaults {
+  bool cpu = false;
+  bool memory = false;
+};
+constexpr Defaults kNoDefaults{};
+constexpr Defaults kBothDefaults{true, true};
+
 // Upstream AggregateContainerRequests (with sidecars): regular containers and sidecars run
 // together; init container i runs next to the sidecars started before it; the pod needs the
-// larger. nonzero: 100m cpu and 200Mi memory for a container that requests none.
+// larger. Each container missing cpu or memory gets the defaults asked for.
 ExactList container_total(const std::vector<ExactList>& containers,
-                          const std::vector<ContainerRequests>& init_containers, bool nonzero) {
-  auto effective = [nonzero](ExactList requests) {
-    if (nonzero) {  // upstream applyNonMissing: only missing keys, an explicit 0 stays
-      requests.try_emplace("cpu", Quantity::from_milli(kDefaultMilliCpu));
-      requests.try_emplace("memory", Quantity::from_units(kDefaultMemoryBytes));
-    }
+                          const std::vector<ContainerRequests>& init_containers,
+                          Defaults defaults) {
+  auto effective = [defaults](ExactList requests) {
+    // upstream applyNonMissing: only missing keys, an explicit 0 stays
+    if (defaults.cpu) requests.try_emplace("cpu", Quantity::from_milli(kDefaultMilliCpu));
+    if (defaults.memory) requests.try_emplace("memory", Quantity::from_units(kDefaultMemoryBytes));
     return requests;
   };
   ExactList total;
@@ -106,52 +116,34 @@ ExactList container_total(const std::vector<ExactList>& containers,
   return total;
 }
 
-// Which requests of a container a total is made of (upstream's containerSpecRequests,
-// containerAllocatedRequests, containerActuatedRequests). A missing status falls back to the
-// next view, and to the spec, except for a resize the kubelet found infeasible: then nothing.
-enum class View { kSpec, kAllocated, kActual };
-
-ExactList view_of(const ContainerViews& c, View view, bool infeasible) {
-  if (view == View::kActual && c.actual) return *c.actual;
-  if (view != View::kSpec && c.allocated) return *c.allocated;
-  if (view != View::kSpec && infeasible) return {};
-  return c.spec;
+// Upstream v1.35 determineEffectiveRequests, per container: once the kubelet reports the
+// container's resources, the larger, per resource, of its spec, allocated and actual requests
+// (the spec left out while a resize is infeasible); before that, its spec. Regular init
+// containers always count their spec.
+ExactList effective_requests(const ContainerViews& c, bool init, bool infeasible) {
+  if (!c.reported || (init && !c.sidecar)) return c.spec;
+  ExactList out = infeasible ? ExactList{} : c.spec;
+  max_into(out, c.actual);
+  max_into(out, c.allocated);
+  return out;
 }
 
-// The containers' total in one view.
-ExactList view_total(const std::vector<ContainerViews>& containers,
-                     const std::vector<ContainerViews>& init_containers, View view, bool infeasible,
-                     bool nonzero) {
+// Upstream AggregateContainerRequests with status resources: each container's effective
+// requests, totalled as for the spec.
+// spec_only: the spec's total, as the API server's defaulting sees it.
+ExactList resized_total(const std::vector<ContainerViews>& containers,
+                        const std::vector<ContainerViews>& init_containers, bool infeasible,
+                        Defaults defaults, bool spec_only = false) {
   std::vector<ExactList> regular;
   regular.reserve(containers.size());
   for (const ContainerViews& c : containers)
-    regular.push_back(view_of(c, view, infeasible));
+    regular.push_back(spec_only ? c.spec : effective_requests(c, false, infeasible));
   std::vector<ContainerRequests> init;
   init.reserve(init_containers.size());
   for (const ContainerViews& c : init_containers)
-    init.push_back(ContainerRequests{view_of(c, view, infeasible), c.sidecar});
-  return container_total(regular, init, nonzero);
-}
-
-// Upstream AggregateContainerRequests with status resources: the larger, per resource, of the
-// totals of the spec, the allocated and the actual requests (the spec left out while a resize
-// is infeasible). A pod the kubelet has not reported on is its spec.
-ExactList resized_total(const std::vector<ContainerViews>& containers,
-                        const std::vector<ContainerViews>& init_containers, bool infeasible,
-                        bool nonzero) {
-  auto reported = [](const std::vector<ContainerViews>& list) {
-    return std::any_of(list.begin(), list.end(),
-                       [](const ContainerViews& c) { return c.allocated || c.actual; });
-  };
-  // Nearly every pod: pending, or running as its spec says. One total instead of three.
-  if (!infeasible && !reported(containers) && !reported(init_containers)) {
-    return view_total(containers, init_containers, View::kSpec, false, nonzero);
-  }
-  ExactList out = infeasible ? ExactList{}
-                             : view_total(containers, init_containers, View::kSpec, false, nonzero);
-  max_into(out, view_total(containers, init_containers, View::kActual, infeasible, nonzero));
-  max_into(out, view_total(containers, init_containers, View::kAllocated, infeasible, nonzero));
-  return out;
+    init.push_back(
+        ContainerRequests{spec_only ? c.spec : effective_requests(c, true, infeasible), c.sidecar});
+  return container_total(regular, init, defaults);
 }
 
 // The kubelet's report on the containers (status.containerStatuses and initContainerStatuses),
@@ -171,11 +163,12 @@ bool read_resize_status(const JsonField& status, std::vector<ContainerViews>& co
           if (target == nullptr && c.name == name) target = &c;
         }
       }
-      if (target == nullptr || target->allocated || target->actual) continue;
+      if (target == nullptr || target->reported) continue;
+      auto resources = cs.member("resources");
+      if (!resources) continue;  // not reported (absent or null): the spec counts
+      target->reported = true;
       if (auto field = cs.member("allocatedResources")) target->allocated = read_resources(*field);
-      if (auto resources = cs.member("resources")) {
-        if (auto field = resources->member("requests")) target->actual = read_resources(*field);
-      }
+      if (auto field = resources->member("requests")) target->actual = read_resources(*field);
     }
   }
   if (auto conditions = status.member("conditions")) {
@@ -309,9 +302,10 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
       for (const JsonField& t : tolerations->items())
         tolerations_.push_back(read_toleration(t));
     }
+    std::size_t sidecar_ports = 0;  // host_ports_ starts with the sidecars' ports
     if (auto list = spec->member("containers")) {
       for (const JsonField& c : list->items()) {
-        containers.push_back({string_member(c, "name"), container_requests(c), false, {}, {}});
+        containers.push_back({.name = string_member(c, "name"), .spec = container_requests(c)});
         containers_.push_back(read_container(c, ContainerKind::kRegular));
         for (HostPort& port : read_host_ports(c))
           host_ports_.push_back(std::move(port));
@@ -321,7 +315,14 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
       for (const JsonField& c : list->items()) {
         bool sidecar = string_member(c, "restartPolicy") == "Always";
         init_containers.push_back(
-            {string_member(c, "name"), container_requests(c), sidecar, {}, {}});
+            {.name = string_member(c, "name"), .spec = container_requests(c), .sidecar = sidecar});
+        // A sidecar runs as long as the pod: its host ports are taken too, listed first (v1.35).
+        if (sidecar) {
+          std::vector<HostPort> ports = read_host_ports(c);
+          host_ports_.insert(host_ports_.begin() + static_cast<std::ptrdiff_t>(sidecar_ports),
+                             ports.begin(), ports.end());
+          sidecar_ports += ports.size();
+        }
         containers_.push_back(
             read_container(c, sidecar ? ContainerKind::kSidecar : ContainerKind::kInit));
       }
@@ -352,12 +353,29 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
   }
 
   // The API server defaults pod-level requests from the spec alone.
-  const ExactList spec_total = view_total(containers, init_containers, View::kSpec, false, false);
+  const ExactList spec_total = resized_total(containers, init_containers, false, kNoDefaults, true);
   const ExactList pod_level = pod_spec ? pod_level_requests(*pod_spec, spec_total) : ExactList{};
-  requests_ = pod_requests(resized_total(containers, init_containers, resize_infeasible, false),
-                           pod_level, overhead);
+  const ExactList total =
+      resized_total(containers, init_containers, resize_infeasible, kNoDefaults);
+  requests_ = pod_requests(total, pod_level, overhead);
+  // What the pod counts for on its node (upstream v1.35 PodInfo.CalculateResource): with
+  // pod-level requests, the defaults only for cpu or memory requested nowhere in the pod;
+  // without, for every container missing them.
+  Defaults accounted = kBothDefaults;
+  if (std::any_of(pod_level.begin(), pod_level.end(),
+                  [](const auto& r) { return pod_level_resource(r.first); })) {
+    auto requested = [&](const char* name) {
+      return total.contains(name) || pod_level.contains(name);
+    };
+    accounted = {!requested("cpu"), !requested("memory")};
+  }
+  node_nonzero_requests_ =
+      pod_requests(resized_total(containers, init_containers, resize_infeasible, accounted),
+                   pod_level, overhead);
+  // What NodeResourcesFit scores the pod by (upstream v1.35 leaves pod-level resources and the
+  // kubelet's status out there): its containers' spec with the defaults, plus overhead.
   nonzero_requests_ = pod_requests(
-      resized_total(containers, init_containers, resize_infeasible, true), pod_level, overhead);
+      resized_total(containers, init_containers, false, kBothDefaults, true), {}, overhead);
 }
 
 std::shared_ptr<const Pod> Pod::bound_to(std::string_view node_name) const {

@@ -81,12 +81,19 @@ class Pod {
   // spec.resources.requests (cpu, memory, hugepages-*: pod-level resources) replace that total,
   // + spec.overhead. Limits stand in for missing requests, as the API server defaults them.
   const ResourceList& requests() const { return requests_; }
-  // The same with 100m cpu / 200Mi memory for every container (init and sidecar too) that does
-  // not request them (explicit 0 stays 0); what scoring and NodeInfo non-zero sums use.
+  // What scoring sees of the pod (NodeResourcesFit, v1.35): its containers' spec requests with
+  // 100m cpu / 200Mi memory for every container (init and sidecar too) that does not request
+  // them (explicit 0 stays 0), + overhead; pod-level requests and resize status left out, as
+  // upstream's scorer leaves them out.
   const ResourceList& nonzero_requests() const { return nonzero_requests_; }
+  // What the pod counts for in its node's non-zero sums (upstream CalculateResource): requests()
+  // with those defaults per container, or, when the pod sets pod-level requests, only for cpu
+  // or memory that nothing in the pod requests.
+  const ResourceList& node_nonzero_requests() const { return node_nonzero_requests_; }
 
   const std::vector<Toleration>& tolerations() const { return tolerations_; }
-  // Ports with hostPort > 0 of the regular containers (init containers hold none, as upstream).
+  // Ports with hostPort > 0 of the sidecars (restartable init containers, first) and the regular
+  // containers; other init containers hold none, as upstream.
   const std::vector<HostPort>& host_ports() const { return host_ports_; }
   // spec.containers in order, then spec.initContainers in order: container i of the list is
   // spec.containers[i] for regular containers.
@@ -129,6 +136,7 @@ class Pod {
   StringMap node_selector_;
   ResourceList requests_;
   ResourceList nonzero_requests_;
+  ResourceList node_nonzero_requests_;
   std::vector<Toleration> tolerations_;
   std::vector<HostPort> host_ports_;
   std::vector<Container> containers_;

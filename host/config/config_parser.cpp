@@ -71,7 +71,7 @@ class ConfigurationParser {
     YAML::Node root = load_single_document(text);
     SchedulerConfiguration configuration;
     configuration.file = reader_.file();
-    configuration.api_version = read_type_meta(root);
+    configuration.api_version = read_type_meta(root, &configuration.api_version_location);
     api_version_ = configuration.api_version;
 
     std::vector<std::string_view> known(kModeledTopLevelFields.begin(),
@@ -128,7 +128,7 @@ class ConfigurationParser {
     if (documents.empty()) {
       reader_.fail(SourceLocation{reader_.file(), 0, 0},
                    "the file is empty: write a KubeSchedulerConfiguration (apiVersion: " +
-                       std::string(kApiVersionV1beta3) + ", kind: KubeSchedulerConfiguration)");
+                       std::string(kApiVersionV1) + ", kind: KubeSchedulerConfiguration)");
     }
     if (documents.size() > 1) {
       reader_.fail(documents[1],
@@ -139,14 +139,14 @@ class ConfigurationParser {
       reader_.fail(documents.front(),
                    "the file must hold a KubeSchedulerConfiguration mapping, got " +
                        describe_yaml_value(documents.front()) +
-                       ": start it with `apiVersion: " + std::string(kApiVersionV1beta3) + "`");
+                       ": start it with `apiVersion: " + std::string(kApiVersionV1) + "`");
     }
     return documents.front();
   }
 
   // apiVersion and kind are checked before any other field, so that a file of another kind (a Pod,
   // a cluster) gets "wrong kind" rather than a list of unknown fields.
-  std::string read_type_meta(const YAML::Node& root) {
+  std::string read_type_meta(const YAML::Node& root, SourceLocation* api_version_location) {
     std::optional<YAML::Node> api_version;
     std::optional<YAML::Node> kind;
     for (auto it = root.begin(); it != root.end(); ++it) {
@@ -155,13 +155,13 @@ class ConfigurationParser {
       if (it->first.Scalar() == "kind" && !kind) kind = it->second;
     }
     const std::string supported =
-        std::string(kApiVersionV1beta3) + " or " + std::string(kApiVersionV1);
+        std::string(kApiVersionV1) + " (or the older " + std::string(kApiVersionV1beta3) + ")";
     if (!api_version || api_version->IsNull()) {
       reader_.fail(root, "the configuration has no apiVersion: add `apiVersion: " +
-                             std::string(kApiVersionV1beta3) + "` (or " +
-                             std::string(kApiVersionV1) + ")");
+                             std::string(kApiVersionV1) + "`");
     }
     std::string version = reader_.read_string(*api_version, "apiVersion");
+    *api_version_location = reader_.location(*api_version);
     if (version != kApiVersionV1beta3 && version != kApiVersionV1) {
       reader_.fail(*api_version,
                    "apiVersion " + in_quotes(version) + " is not supported: use " + supported);
@@ -279,12 +279,21 @@ class ConfigurationParser {
       reader_.fail(at, "plugin " + in_quotes(name) + " is not a valid name: must match " +
                            std::string(kPluginNamePattern));
     }
-    // Upstream's invalidPluginsByVersion: v1 rejects SelectorSpread by name.
+    // Upstream's invalidPluginsByVersion: v1 rejects plugins removed from kube-scheduler by name
+    // (SelectorSpread in v1.28; the in-tree volume limit plugins in v1.35). Disabling them is fine.
     if (check_removed && is_v1() && name == "SelectorSpread") {
       reader_.fail(at, "plugin \"SelectorSpread\" is invalid in " + std::string(kApiVersionV1) +
                            ": remove it (PodTopologySpread spreads pods by default), or use "
                            "apiVersion: " +
                            std::string(kApiVersionV1beta3));
+    }
+    if (check_removed && is_v1() &&
+        (name == "AzureDiskLimits" || name == "CinderLimits" || name == "EBSLimits" ||
+         name == "GCEPDLimits")) {
+      reader_.fail(at, "plugin " + in_quotes(name) + " is invalid in " +
+                           std::string(kApiVersionV1) +
+                           ": remove it (kube-scheduler v1.35 counts these volumes in "
+                           "NodeVolumeLimits, through CSI migration)");
     }
   }
 

@@ -12,8 +12,10 @@ struct DefaultPlugin {
   std::optional<std::int32_t> weight;
 };
 
+// Upstream v1.35's default profile (getDefaultPlugins with the default feature gates applied).
 // Order matters: a multiPoint plugin runs in this order at every point it implements.
 constexpr DefaultPlugin kDefaultMultiPoint[] = {
+    {"SchedulingGates", std::nullopt},
     {"PrioritySort", std::nullopt},
     {"NodeUnschedulable", std::nullopt},
     {"NodeName", std::nullopt},
@@ -26,12 +28,13 @@ constexpr DefaultPlugin kDefaultMultiPoint[] = {
     // PersistentVolumes yet, so they are not part of its default set: see kUnsupportedPlugins.
     {"PodTopologySpread", 2},
     {"InterPodAffinity", 2},
+    // Inserted before DefaultPreemption when DynamicResourceAllocation is on (GA in v1.34), so
+    // that freeing a claim is tried before evicting a pod.
+    {"DynamicResources", 2},
     {"DefaultPreemption", std::nullopt},
     {"NodeResourcesBalancedAllocation", 1},
     {"ImageLocality", 1},
     {"DefaultBinder", std::nullopt},
-    // Appended by upstream's applyFeatureGates when PodSchedulingReadiness is on (default in 1.28).
-    {"SchedulingGates", std::nullopt},
 };
 
 PluginSets build_default_plugins() {

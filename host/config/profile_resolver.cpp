@@ -1,5 +1,7 @@
 #include "config/profile_resolver.hpp"
 
+#include "config/config_parser.hpp"
+
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -260,6 +262,17 @@ Resolution resolve_valid_profiles(SchedulerConfiguration configuration,
                                   const PluginCatalog& catalog, const PluginOrigins& origins) {
   validate_configuration(configuration);
   Resolution resolution;
+  if (configuration.api_version == kApiVersionV1beta3) {
+    // kube-scheduler has read only v1 since v1.29; the file still works here, read as v1.
+    resolution.warnings.push_back(
+        configuration.api_version_location.to_string() + ": apiVersion " +
+        std::string(kApiVersionV1beta3) + " is deprecated (kube-scheduler reads only " +
+        std::string(kApiVersionV1) + " since v1.29): schedhost reads it as " +
+        std::string(kApiVersionV1) +
+        ", whose defaults are the same (v1 also lets a profile set percentageOfNodesToScore); "
+        "change the apiVersion to " +
+        std::string(kApiVersionV1));
+  }
   for (auto& profile : configuration.profiles) {
     resolve_profile(profile, catalog, origins, resolution.warnings);
   }

@@ -56,7 +56,8 @@ struct Profile {
 };
 
 struct SchedulerConfiguration {
-  std::string api_version;  // as written: kubescheduler.config.k8s.io/v1beta3 or /v1
+  std::string api_version;              // as written: kubescheduler.config.k8s.io/v1beta3 or /v1
+  SourceLocation api_version_location;  // where it was written, for the v1beta3 warning
   int parallelism = 16;
   std::optional<int> percentage_of_nodes_to_score;  // unset (or 0) = adaptive
   std::int64_t pod_initial_backoff_seconds = 1;

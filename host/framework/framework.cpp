@@ -202,10 +202,20 @@ bool Framework::less(const schedhost_queued_pod_t& a, const schedhost_queued_pod
   return p.vtable().queue_sort_less(p.self(), &a, &b);
 }
 
+std::string go_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (const std::string& item : items)
+    out += (out.size() == 1 ? "" : " ") + item;
+  return out + "]";
+}
+
 PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) const {
   return timed("PreFilter", [&]() -> PreFilterOutcome {
     PreFilterOutcome out;
-    std::vector<std::string> narrowing;  // plugins whose node sets were intersected
+    // Upstream v1.35: an Unschedulable PreFilter does not stop the others (preemption may still
+    // run, and needs their state); the last one is the answer. UnschedulableAndUnresolvable
+    // and errors stop at once.
+    std::optional<Status> unschedulable;
     for (const Enabled& e : points_[index(ExtensionPoint::PreFilter)]) {
       const PluginInstance& p = plugin(e);
       std::optional<std::vector<std::string>> names;
@@ -223,6 +233,10 @@ PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) 
         cycle.skip_filter[e.instance] = true;
         continue;
       }
+      if (s.code == SCHEDHOST_UNSCHEDULABLE) {
+        unschedulable = std::move(s);
+        continue;
+      }
       if (s.rejected()) {
         out.status = std::move(s);
         return out;
@@ -232,7 +246,8 @@ PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) 
         return out;
       }
       if (!names) continue;
-      narrowing.push_back(p.name());
+      out.narrowing.insert(std::upper_bound(out.narrowing.begin(), out.narrowing.end(), p.name()),
+                           p.name());
       std::sort(names->begin(), names->end());
       names->erase(std::unique(names->begin(), names->end()), names->end());
       if (!out.node_names) {
@@ -245,18 +260,17 @@ PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) 
       }
       if (out.node_names->empty()) {
         std::string message;
-        if (narrowing.size() == 1) {
-          message = "node(s) didn't satisfy plugin " + narrowing.front();
+        if (out.narrowing.size() == 1) {
+          message = "node(s) didn't satisfy plugin " + out.narrowing.front();
         } else {
-          std::string list;
-          for (const std::string& n : narrowing)
-            list += (list.empty() ? "" : " ") + n;
-          message = "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously";
+          message =
+              "node(s) didn't satisfy plugin(s) " + go_list(out.narrowing) + " simultaneously";
         }
-        out.status = {SCHEDHOST_UNSCHEDULABLE, {message}, p.name()};
+        out.status = {SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE, {message}, {}};
         return out;
       }
     }
+    if (unschedulable) out.status = std::move(*unschedulable);
     return out;
   });
 }

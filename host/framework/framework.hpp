@@ -48,9 +48,15 @@ struct CycleContext {
   std::optional<CycleContext> clone() const;
 };
 
+// Go's %v of a []string, as upstream's messages print plugin lists: "[A B]".
+std::string go_list(const std::vector<std::string>& items);
+
 struct PreFilterOutcome {
   Status status;
   std::optional<std::vector<std::string>> node_names;  // nullopt: all nodes
+  // The plugins that narrowed node_names, sorted: the nodes left out are reported as
+  // "node(s) didn't satisfy plugin(s) [A B]" (upstream v1.35).
+  std::vector<std::string> narrowing;
 };
 
 struct PostFilterOutcome {

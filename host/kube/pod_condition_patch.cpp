@@ -29,17 +29,24 @@ json normalized_time(const json& object, const char* key) {
   return text;
 }
 
-// A v1.PodCondition as Go encodes it: reason and message omitted when empty, both times always
-// there (a struct is never "empty" to omitempty).
+// A v1.PodCondition as Go encodes it: observedGeneration, reason and message omitted when
+// empty, both times always there (a struct is never "empty" to omitempty).
 json encoded_condition(std::string_view type, std::string_view status, json last_probe,
-                       json last_transition, std::string_view reason, std::string_view message) {
+                       json last_transition, std::string_view reason, std::string_view message,
+                       std::int64_t observed_generation) {
   json out = {{"type", type},
               {"status", status},
               {"lastProbeTime", std::move(last_probe)},
               {"lastTransitionTime", std::move(last_transition)}};
+  if (observed_generation != 0) out["observedGeneration"] = observed_generation;
   if (!reason.empty()) out["reason"] = reason;
   if (!message.empty()) out["message"] = message;
   return out;
+}
+
+std::int64_t int_field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
 }
 
 std::vector<json> encoded_conditions(const json& pod) {
@@ -50,10 +57,10 @@ std::vector<json> encoded_conditions(const json& pod) {
   if (list == status->end() || !list->is_array()) return out;
   for (const json& c : *list) {
     if (!c.is_object()) continue;
-    out.push_back(encoded_condition(string_field(c, "type"), string_field(c, "status"),
-                                    normalized_time(c, "lastProbeTime"),
-                                    normalized_time(c, "lastTransitionTime"),
-                                    string_field(c, "reason"), string_field(c, "message")));
+    out.push_back(encoded_condition(
+        string_field(c, "type"), string_field(c, "status"), normalized_time(c, "lastProbeTime"),
+        normalized_time(c, "lastTransitionTime"), string_field(c, "reason"),
+        string_field(c, "message"), int_field(c, "observedGeneration")));
   }
   return out;
 }
@@ -180,9 +187,14 @@ std::optional<json> pod_condition_patch(const json& pod, const PodCondition& con
   // or the condition appended.
   const std::vector<json> old_list = encoded_conditions(pod);
   std::vector<json> new_list = old_list;
+  // PodObservedGenerationTracking (GA in v1.35): the condition says which generation of the pod
+  // it was written for.
+  const auto metadata = pod.find("metadata");
+  const std::int64_t generation =
+      metadata != pod.end() && metadata->is_object() ? int_field(*metadata, "generation") : 0;
   json updated = encoded_condition(valid_utf8(condition.type), valid_utf8(condition.status),
                                    nullptr, format_time(now), valid_utf8(condition.reason),
-                                   valid_utf8(condition.message));
+                                   valid_utf8(condition.message), generation);
   const auto existing = std::find_if(new_list.begin(), new_list.end(), [&](const json& c) {
     return c[kMergeKey] == updated[kMergeKey];
   });

@@ -17,7 +17,8 @@ std::string fit_error_message(std::size_t num_all_nodes, const std::string& pre_
       histogram.add(s.reasons);
     message = k8s::no_nodes_available(num_all_nodes, histogram);
   }
-  if (!post_filter_message.empty()) message += " " + post_filter_message + ".";
+  // v1.35 appends PostFilter's message as it is (v1.28 added a period, often a second one).
+  if (!post_filter_message.empty()) message += " " + post_filter_message;
   return message;
 }
 

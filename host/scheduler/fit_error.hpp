@@ -1,5 +1,5 @@
 // The message of a pod no node fits, exactly as upstream's FitError prints it:
-//   0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {k: v}.
+//   0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint(s).
 #pragma once
 
 #include <cstddef>

@@ -154,6 +154,21 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
     return fail(pod, std::move(result), *error, true);
   }
   if (filtered.feasible.empty()) {
+    if (pre.node_names) {
+      // The nodes PreFilter left out count too (upstream v1.35), as resolvable by nothing.
+      const Status left_out{
+          SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE,
+          {"node(s) didn't satisfy plugin(s) " + framework::go_list(pre.narrowing)},
+          {}};
+      std::vector<bool> tried(snapshot_.size(), false);
+      for (std::size_t i : nodes)
+        tried[i] = true;
+      for (std::size_t i = 0; i < snapshot_.size(); ++i) {
+        if (tried[i]) continue;
+        filtered.failed_nodes.push_back(i);
+        filtered.failed.push_back(left_out);
+      }
+    }
     return unschedulable(fw, cycle, pod, std::move(result), "", filtered.failed_nodes,
                          filtered.failed);
   }

@@ -1,23 +1,29 @@
-// DefaultPreemption: upstream's default PostFilter (kube-scheduler 1.28,
-// pkg/scheduler/framework/plugins/defaultpreemption and framework/preemption).
+// DefaultPreemption: upstream's default PostFilter (kube-scheduler v1.35.4,
+// pkg/scheduler/framework/plugins/defaultpreemption and framework/preemption), without async
+// preemption (the host evicts the victims).
 //
 // Args: {"minCandidateNodesPercentage": 0..100 (default 10), "minCandidateNodesAbsolute": >= 0
 //   (default 100)}, refused with upstream's field errors (both 0 is refused too).
 //
+// A node's Filter status is the one the host passed; a node it passed none for (left out by a
+// PreFilterResult) counts as UnschedulableAndUnresolvable, as upstream's NodeToStatus.Get says.
 // When no node fits the pod:
 //  1. Eligibility: preemptionPolicy Never -> "not eligible due to preemptionPolicy=Never."; a
-//     nominated node (unless Filter found it UnschedulableAndUnresolvable) holding a terminating
-//     pod of lower priority -> "not eligible due to a terminating pod on the nominated node.".
-//  2. Candidates: every node whose Filter status is not UnschedulableAndUnresolvable (those get
-//     "Preemption is not helpful for scheduling"). Starting at a random offset (the run's seeded
-//     generator), dry runs on copies of the nodes, in parallel batches accepted in order, until
+//     nominated node (unless its status is UnschedulableAndUnresolvable) holding a pod of lower
+//     priority that the scheduler is already preempting (deletionTimestamp set, and its first
+//     DisruptionTarget condition True with reason PreemptionByScheduler) -> "not eligible due to
+//     a terminating pod on the nominated node.". A pod terminating for any other reason does not
+//     hold the preemptor back (v1.28 let any terminating lower-priority pod do so).
+//  2. Candidates: every node whose status is Unschedulable (the others get "Preemption is not
+//     helpful for scheduling"). Starting at a random offset (the run's seeded generator), dry
+//     runs on copies of the nodes, in parallel batches accepted in order, until
 //     max(nodes * percentage / 100, absolute) candidates (capped at the node count) are found, at
 //     least one without PodDisruptionBudget violations.
 //  3. Victims on one node: remove every pod of lower priority (RemovePod extensions run on the
 //     copied cycle state); none -> UU "No preemption victims found for incoming pod"; if the pod
 //     still does not fit, the node fails with the Filter status. Otherwise put pods back, most
 //     important first (priority, then earlier start), PDB-violating ones before the others,
-//     keeping each one the pod still fits with: the rest are the victims.
+//     keeping each one the pod still fits with: the rest are the victims, most important first.
 //  4. The scheduler's extenders with a preemptVerb see every candidate with its victims and PDB
 //     violations (process_preemption, ABI 1.5); each may drop candidates or change their victims.
 //     None left -> Unschedulable "no candidate node for preemption"; an extender's error -> Error.
@@ -25,7 +31,8 @@
 //     of victim priorities, the fewest victims, the latest start among the highest-priority
 //     victims, then the first candidate found.
 // Success nominates the node and names the victims; the host evicts them and retries the pod.
-// Failure: Unschedulable "preemption: 0/N nodes are available: <reasons>." over the nodes above.
+// Failure: Unschedulable "preemption: 0/N nodes are available: <reasons>." over all N nodes; a
+// dry run's Error only when no candidate was found.
 #include <schedhost/k8s/fit_error.hpp>
 #include <schedhost/k8s/label_selector.hpp>
 #include <schedhost/k8s/validation.hpp>
@@ -54,6 +61,9 @@ namespace k8s = schedhost::k8s;
 constexpr const char* kNotHelpful = "Preemption is not helpful for scheduling";
 constexpr const char* kNoVictims = "No preemption victims found for incoming pod";
 constexpr const char* kNoCandidateLeft = "no candidate node for preemption";
+constexpr const char* kNotEligibleNever = "not eligible due to preemptionPolicy=Never.";
+constexpr const char* kNotEligibleTerminating =
+    "not eligible due to a terminating pod on the nominated node.";
 // A pod without status.startTime started "now" for upstream: later than any real start.
 constexpr std::int64_t kNoStartTime = std::numeric_limits<std::int64_t>::max();
 
@@ -125,6 +135,39 @@ bool more_important(const PodSummary& a, const PodSummary& b) {
   if (a.priority != b.priority) return a.priority > b.priority;
   return a.start_ms < b.start_ms;
 }
+
+// upstream podTerminatingByPreemption: being deleted, and its first DisruptionTarget condition
+// is True with reason PreemptionByScheduler (the condition a scheduler's preemption writes).
+bool terminating_by_preemption(const schedhost::Pod& p) {
+  if (!p.terminating()) return false;
+  const std::optional<std::string_view> text = p.json("/status/conditions");
+  if (!text) return false;
+  const nlohmann::json conditions = nlohmann::json::parse(*text, nullptr, false);
+  if (!conditions.is_array()) return false;
+  for (const nlohmann::json& c : conditions) {
+    if (!c.is_object() || c.value("type", nlohmann::json()) != "DisruptionTarget") continue;
+    return c.value("status", nlohmann::json()) == "True" &&
+           c.value("reason", nlohmann::json()) == "PreemptionByScheduler";
+  }
+  return false;
+}
+
+// The Filter statuses PostFilter was given, read as upstream's NodeToStatus: a node without one
+// is UnschedulableAndUnresolvable.
+class FilterCodes {
+ public:
+  explicit FilterCodes(const schedhost::NodeStatusList& statuses) {
+    for (const schedhost::NodeStatus s : statuses)
+      codes_[s.node_name] = s.code;
+  }
+  Code of(std::string_view node) const {
+    auto it = codes_.find(node);
+    return it == codes_.end() ? Code::UnschedulableAndUnresolvable : it->second;
+  }
+
+ private:
+  std::map<std::string_view, Code> codes_;
+};
 
 // The outcome of the dry run on one node.
 struct NodeVerdict {
@@ -208,22 +251,20 @@ class DefaultPreemption {
 
   Status preempt(Context& ctx, const schedhost::Pod& pod, const schedhost::NodeStatusList& statuses,
                  schedhost::PostFilterResult& result) const {
-    std::map<std::string_view, Code> filter_codes;
-    for (const schedhost::NodeStatus s : statuses)
-      filter_codes[s.node_name] = s.code;
+    const FilterCodes filter_codes(statuses);
     if (Status s = eligible(ctx, pod, filter_codes); !s.ok()) return s;
 
-    // Where preemption might help, in snapshot order; the others are "not helpful".
+    // Where preemption might help (upstream NodesForStatusCode(Unschedulable)), in snapshot
+    // order; the others are "not helpful".
     if (ctx.nodes().empty()) return Status::Error("no nodes available");
     std::vector<std::string> potential;
     std::vector<NodeVerdict> failed;  // every node that is not a candidate, with why
     for (const schedhost::NodeInfo node : ctx.nodes()) {
-      auto it = filter_codes.find(node.name());
-      if (it != filter_codes.end() && it->second == Code::UnschedulableAndUnresolvable) {
+      if (filter_codes.of(node.name()) == Code::Unschedulable) {
+        potential.emplace_back(node.name());
+      } else {
         failed.push_back(
             {std::string(node.name()), Status::UnschedulableAndUnresolvable(kNotHelpful), {}, 0});
-      } else {
-        potential.emplace_back(node.name());
       }
     }
 
@@ -295,21 +336,19 @@ class DefaultPreemption {
     return std::nullopt;
   }
 
-  // upstream PodEligibleToPreemptOthers.
+  // upstream PodEligibleToPreemptOthers: a pod whose earlier preemption is still under way on
+  // its nominated node waits for it instead of preempting again.
   static Status eligible(const Context& ctx, const schedhost::Pod& pod,
-                         const std::map<std::string_view, Code>& filter_codes) {
-    if (pod.preemption_policy() == "Never") {
-      return Status::Unschedulable("not eligible due to preemptionPolicy=Never.");
-    }
+                         const FilterCodes& filter_codes) {
+    if (pod.preemption_policy() == "Never") return Status::Unschedulable(kNotEligibleNever);
     const std::string_view nominated = pod.nominated_node_name();
     if (nominated.empty()) return {};
-    auto it = filter_codes.find(nominated);
-    if (it != filter_codes.end() && it->second == Code::UnschedulableAndUnresolvable) return {};
+    // A nominated node ruled out for good (or never filtered): preempt elsewhere.
+    if (filter_codes.of(nominated) == Code::UnschedulableAndUnresolvable) return {};
     if (std::optional<schedhost::NodeInfo> node = ctx.node(nominated)) {
       for (const schedhost::Pod p : node->pods()) {
-        if (p.terminating() && p.priority() < pod.priority()) {
-          return Status::Unschedulable(
-              "not eligible due to a terminating pod on the nominated node.");
+        if (p.priority() < pod.priority() && terminating_by_preemption(p)) {
+          return Status::Unschedulable(kNotEligibleTerminating);
         }
       }
     }

@@ -1,12 +1,12 @@
-// ImageLocality: upstream kube-scheduler v1.28's plugin of that name (pkg/scheduler/framework/
+// ImageLocality: upstream kube-scheduler v1.35's plugin of that name (pkg/scheduler/framework/
 // plugins/imagelocality/image_locality.go), decision for decision.
 //
-// Score  for each regular container of the pod (v1.28 ignores init and sidecar containers; they
-//        count from v1.30), its image normalized as upstream (":latest" appended when the last ':'
+// Score  for each container of the pod, init and sidecar containers included (v1.28 counted the
+//        regular ones only), its image normalized as upstream (":latest" appended when the last ':'
 //        is not after the last '/'), and when the node lists that exact name:
 //          sum += int64(float64(sizeBytes) * (float64(numNodes) / float64(totalNodes)))
 //        numNodes = the snapshot's nodes listing that name, totalNodes = the snapshot's nodes.
-//        Then with minThreshold = 23 MiB and maxThreshold = 1000 MiB * number of regular
+//        Then with minThreshold = 23 MiB and maxThreshold = 1000 MiB * number of
 //        containers, sum is clamped to [minThreshold, maxThreshold] and
 //          score = 100 * (sum - minThreshold) / (maxThreshold - minThreshold)   (int64 division)
 //        No PreScore, no NormalizeScore, no args.
@@ -53,8 +53,8 @@ class ImageLocality {
     std::int64_t sum = 0;
     std::int64_t containers = 0;
     std::string normalized;
+    // Every container counts, init containers too (v1.35; v1.28 counted the regular ones).
     for (const schedhost::Container container : pod.containers()) {
-      if (container.kind != schedhost::ContainerKind::Regular) continue;
       ++containers;
       std::string_view name = container.image;
       if (needs_latest(name)) {

@@ -1,9 +1,10 @@
-// NodeResourcesBalancedAllocation: upstream kube-scheduler v1.28's plugin of that name
+// NodeResourcesBalancedAllocation: upstream kube-scheduler v1.35's plugin of that name
 // (pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go), decision for decision.
 //
 // PreScore  stores the pod's actual request (no 100m / 200Mi defaults: upstream's useRequested)
 //           per configured resource under "PreScoreNodeResourcesBalancedAllocation"; Score
-//           recomputes it when PreScore did not run.
+//           recomputes it when PreScore did not run. A pod that requests none of them (best
+//           effort) is skipped: Skip, no score (v1.35; Score without PreScore gives it 0).
 // Score     for every configured resource that is scored on the node (allocatable != 0; a scalar
 //           resource only when the pod requests it; names the scheduler does not account never),
 //           fraction = min(1, (node requested + pod request) / allocatable) as float64, with the
@@ -16,6 +17,8 @@
 // `resources[i].name: Duplicate value: "cpu"`, a weight other than 1 is
 // `resources[i].weight: Invalid value: 2: must be 1`.
 #include <schedhost/plugin.hpp>
+
+#include <algorithm>
 
 #include "noderesources_common.hpp"
 
@@ -67,8 +70,11 @@ class NodeResourcesBalancedAllocation {
 
   schedhost::Status PreScore(schedhost::Context&, schedhost::CycleState& state,
                              const schedhost::Pod& pod, const schedhost::NodeList&) const {
-    state.emplace<PreScoreState>(kPreScoreStateKey,
-                                 PreScoreState{nr::pod_requests(pod, resources_, false)});
+    std::vector<std::int64_t> requests = nr::pod_requests(pod, resources_, false);
+    // v1.35: a best-effort pod is not scored here, or they would all pile onto one node
+    // (kubernetes/kubernetes#129138).
+    if (best_effort(requests)) return schedhost::Status::Skip();
+    state.emplace<PreScoreState>(kPreScoreStateKey, PreScoreState{std::move(requests)});
     return {};
   }
 
@@ -78,12 +84,22 @@ class NodeResourcesBalancedAllocation {
     // PreScore's state, or the same computation when PreScore did not run (as upstream).
     const auto* s = state.read<PreScoreState>(kPreScoreStateKey);
     std::vector<std::int64_t> computed;
-    if (s == nullptr) computed = nr::pod_requests(pod, resources_, false);
+    if (s == nullptr) {
+      computed = nr::pod_requests(pod, resources_, false);
+      if (best_effort(computed)) {
+        score = 0;
+        return {};
+      }
+    }
     score = score_node(node, s != nullptr ? s->pod_requests : computed);
     return {};
   }
 
  private:
+  static bool best_effort(const std::vector<std::int64_t>& requests) {
+    return std::all_of(requests.begin(), requests.end(), [](std::int64_t r) { return r == 0; });
+  }
+
   std::int64_t score_node(const schedhost::NodeInfo& node,
                           const std::vector<std::int64_t>& pod_requests) const {
     // The fractions, in configuration order; no allocation for the usual handful of resources.

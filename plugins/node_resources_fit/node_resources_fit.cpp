@@ -1,4 +1,4 @@
-// NodeResourcesFit: upstream kube-scheduler v1.28's plugin of that name (pkg/scheduler/framework/
+// NodeResourcesFit: upstream kube-scheduler v1.35's plugin of that name (pkg/scheduler/framework/
 // plugins/noderesources/fit.go), decision for decision.
 //
 // PreFilter  stores the pod's request (init containers' peak vs. the sum of the containers and
@@ -10,7 +10,9 @@
 //            requested), and "Insufficient <name>" for each scalar resource (extended, hugepages-*,
 //            *kubernetes.io/*, attachable-volumes-*) with a non-zero request, skipping extended
 //            resources named in ignoredResources or whose prefix before '/' is in
-//            ignoredResourceGroups. Without the PreFilter state: Error
+//            ignoredResourceGroups. UnschedulableAndUnresolvable instead when one of those
+//            requests is larger than the node's allocatable (v1.35: preemption cannot help
+//            there). Without the PreFilter state: Error
 //            `error reading "PreFilterNodeResourcesFit" from cycleState: not found`.
 // PreScore   stores the pod's request per scoring resource (cpu 100m / memory 200Mi for each
 //            container missing them) under "PreScoreNodeResourcesFit"; Score recomputes it when
@@ -273,26 +275,35 @@ class NodeResourcesFit {
           "error reading \"PreFilterNodeResourcesFit\" from cycleState: not found");
     }
     std::vector<std::string> reasons;
+    // v1.35: a request larger than the node's whole allocatable makes the node
+    // UnschedulableAndUnresolvable (no preemption can make room there).
+    bool unresolvable = false;
+    auto insufficient = [&](std::string reason, std::int64_t request, std::string_view resource) {
+      reasons.push_back(std::move(reason));
+      if (request > node.allocatable(resource)) unresolvable = true;
+    };
     const auto pods = static_cast<std::int64_t>(node.pods().size());
     if (pods + 1 > node.allocatable(nr::kPods)) reasons.emplace_back("Too many pods");
     const bool requests_nothing =
         s->milli_cpu == 0 && s->memory == 0 && s->ephemeral_storage == 0 && !s->has_scalar;
     if (!requests_nothing) {
       if (s->milli_cpu > 0 && s->milli_cpu > free(node, nr::kCpu)) {
-        reasons.emplace_back("Insufficient cpu");
+        insufficient("Insufficient cpu", s->milli_cpu, nr::kCpu);
       }
       if (s->memory > 0 && s->memory > free(node, nr::kMemory)) {
-        reasons.emplace_back("Insufficient memory");
+        insufficient("Insufficient memory", s->memory, nr::kMemory);
       }
       if (s->ephemeral_storage > 0 && s->ephemeral_storage > free(node, nr::kEphemeralStorage)) {
-        reasons.emplace_back("Insufficient ephemeral-storage");
+        insufficient("Insufficient ephemeral-storage", s->ephemeral_storage, nr::kEphemeralStorage);
       }
       for (const auto& [name, quantity] : s->scalars) {
-        if (quantity > free(node, name)) reasons.push_back("Insufficient " + name);
+        if (quantity > free(node, name)) insufficient("Insufficient " + name, quantity, name);
       }
     }
     if (reasons.empty()) return {};
-    return {schedhost::Code::Unschedulable, std::move(reasons)};
+    return {unresolvable ? schedhost::Code::UnschedulableAndUnresolvable
+                         : schedhost::Code::Unschedulable,
+            std::move(reasons)};
   }
 
   schedhost::Status PreScore(schedhost::Context&, schedhost::CycleState& state,

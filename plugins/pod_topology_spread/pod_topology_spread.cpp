@@ -1,6 +1,10 @@
 // PodTopologySpread: upstream's default PreFilter (+AddPod/RemovePod) + Filter + PreScore + Score
-// + NormalizeScore (kube-scheduler 1.28, with MinDomains, NodeInclusionPolicy and MatchLabelKeys
-// on, as they are by default in 1.28).
+// + NormalizeScore (kube-scheduler 1.35, with MinDomains, NodeInclusionPolicy and MatchLabelKeys
+// on, as they are in 1.35). As 1.35 (and unlike 1.28, which kept one state per distinct topology
+// key), every count is kept per constraint, so two constraints on the same topologyKey (say two
+// DoNotSchedule constraints on zone with different selectors) are counted and checked each on
+// its own. Still as 1.28: EventsToRegister (Pod all, Node add/delete/label; no queueing hints)
+// and PreFilter's error messages, which 1.35 prefixes with "get constraints from pod: ".
 //
 // Args (PodTopologySpreadArgs): {"defaultingType": "System"|"List" (default System),
 //   "defaultConstraints": [core/v1 TopologySpreadConstraint without labelSelector]}. Validated as
@@ -25,25 +29,30 @@
 //   the pod's nodeSelector / required node affinity; taints Honor: no untolerated NoSchedule /
 //   NoExecute taint).
 //
-// PreFilter: Skip without DoNotSchedule constraints; otherwise counts per topology pair over all
-//   nodes of the snapshot (CycleState "PreFilterPodTopologySpread": TpPairToMatchNum, the two
-//   critical paths per key and the number of domains per key). AddPod/RemovePod update a copy.
+// PreFilter: Skip without DoNotSchedule constraints; otherwise counts, per constraint, the
+//   matching pods per domain (value of the constraint's key) over all nodes of the snapshot the
+//   constraint counts (CycleState "PreFilterPodTopologySpread": upstream's TpValueToMatchNum[i]
+//   and CriticalPaths[i], the two domains with the fewest matching pods, for constraint i).
+//   AddPod/RemovePod update a copy, constraint by constraint.
 // Filter: a node without a constraint's key is UnschedulableAndUnresolvable "node(s) didn't match
-//   pod topology spread constraints (missing required label)"; count(node's domain) + (selector
-//   matches the pod ? 1 : 0) - global minimum > maxSkew is Unschedulable "node(s) didn't match
-//   pod topology spread constraints". The global minimum is 0 when the key has fewer domains
-//   than minDomains; a key with no eligible domain at all is not checked.
+//   pod topology spread constraints (missing required label)"; for constraint i, count_i(node's
+//   domain) + (selector matches the pod ? 1 : 0) - global minimum_i > maxSkew is Unschedulable
+//   "node(s) didn't match pod topology spread constraints". The global minimum is the
+//   constraint's critical path, or 0 when the constraint has fewer domains than minDomains
+//   (len(TpValueToMatchNum[i]), so also when it has none).
 // PreScore: Skip without nodes or without ScheduleAnyway constraints. Nodes lacking a key are
-//   ignored (score 0) unless the constraints are the system defaults. Counts per pair for the
-//   pairs of the filtered nodes (pods on all eligible nodes), hostname counted per node in
-//   Score; weight ln(#domains + 2) per constraint (hostname: #filtered non-ignored nodes)
-//   (CycleState "PreScorePodTopologySpread").
-// Score: round(sum over the constraints whose key the node has of count * weight + maxSkew - 1).
+//   ignored (score 0) unless the constraints are the system defaults. Counts per constraint and
+//   domain for the domains of the filtered nodes (pods on all eligible nodes: upstream's
+//   TopologyValueToPodCounts[i]), hostname counted per node in Score; weight ln(#domains + 2)
+//   per constraint (hostname: #filtered non-ignored nodes) (CycleState
+//   "PreScorePodTopologySpread").
+// Score: round(sum, over the constraints i whose key the node has, of count_i(node's domain) *
+//   weight_i + maxSkew_i - 1).
 // NormalizeScore: ignored nodes 0; max == 0: 100; else 100 * (max + min - score) / max.
 //
-// Kept counts (ABI 1.2): PreFilter's per-domain counts and PreScore's per-constraint totals are
-//   kept from pod to pod by counting_signature (all they depend on) and brought up to date from
-//   the snapshot's journal; the states share them (copied before AddPod/RemovePod change them).
+// Kept counts (ABI 1.2): PreFilter's and PreScore's per-constraint, per-domain counts are kept
+//   from pod to pod by counting_signature (all they depend on) and brought up to date from the
+//   snapshot's journal; the states share them (copied before AddPod/RemovePod change them).
 //   The verdicts and scores are a recount's (tests/cli/kept_counts_test.cpp).
 #include <schedhost/k8s/label_selector.hpp>
 #include <schedhost/k8s/node_selector.hpp>
@@ -117,14 +126,15 @@ struct Constraint {
   std::int64_t min_domains = 1;
   bool honor_node_affinity = true;
   bool honor_node_taints = false;
-  bool hostname = false;      // topology_key == kubernetes.io/hostname
-  std::size_t key_index = 0;  // into the distinct topology keys, in constraint order
+  bool hostname = false;  // topology_key == kubernetes.io/hostname
 };
 
 // What both states share, immutable once built.
 struct Constraints {
   std::vector<Constraint> list;
-  std::vector<std::string> keys;  // distinct topology keys, in first-use order
+  // The distinct topology keys, in first-use order: a node that lacks one counts for no
+  // constraint.
+  std::vector<std::string> keys;
   k8s::RequiredNodeAffinity required;
   bool pod_has_own = false;  // from the pod's spec rather than the defaults
 };
@@ -273,36 +283,35 @@ struct CriticalPaths {
   }
 };
 
-// Per topology key: TpPairToMatchNum's entries for the key, its critical paths and its number
-// of domains (fixed at PreFilter: AddPod/RemovePod do not change it, as upstream).
-struct KeyState {
+// One constraint's Filter state (upstream TpValueToMatchNum[i] and CriticalPaths[i]): the
+// matching pods per domain, and the two domains with the fewest. Its number of domains is the
+// number of values counted, len(TpValueToMatchNum[i]).
+struct ConstraintCounts {
   std::map<std::string, std::int64_t, std::less<>> match_num;
   CriticalPaths critical_paths;
-  std::int64_t domains = 0;
 };
 
-using KeyStates = std::vector<KeyState>;  // by Constraint::key_index
+using PerConstraint = std::vector<ConstraintCounts>;  // by constraint, in Constraints::list order
 
-// Sets each key's number of domains and critical paths from its counts, in value order (the
-// order a fresh count visits them).
-void summarize(KeyStates& keys) {
-  for (KeyState& key : keys) {
-    key.domains = static_cast<std::int64_t>(key.match_num.size());
-    key.critical_paths = CriticalPaths();
-    for (const auto& [value, num] : key.match_num)
-      key.critical_paths.update(value, num);
+// Sets each constraint's critical paths from its counts, in value order (the order a fresh count
+// visits them).
+void summarize(PerConstraint& per_constraint) {
+  for (ConstraintCounts& counts : per_constraint) {
+    counts.critical_paths = CriticalPaths();
+    for (const auto& [value, num] : counts.match_num)
+      counts.critical_paths.update(value, num);
   }
 }
 
 struct PreFilterState {
   std::shared_ptr<const Constraints> constraints;  // shared by clones
   // Shared with the plugin's cross-cycle counts and with clones: copied before any change.
-  std::shared_ptr<KeyStates> keys;
+  std::shared_ptr<PerConstraint> counts;
   std::vector<char> self_match;  // by constraint: its selector matches the incoming pod
 
-  KeyStates& writable_keys() {
-    if (keys.use_count() > 1) keys = std::make_shared<KeyStates>(*keys);
-    return *keys;
+  PerConstraint& writable_counts() {
+    if (counts.use_count() > 1) counts = std::make_shared<PerConstraint>(*counts);
+    return *counts;
   }
 };
 
@@ -332,11 +341,12 @@ std::shared_ptr<Kept> start_kept(const schedhost::Pod& pod,
 // that decides the counts (namespace, constraints, the node inclusion inputs) is in the
 // signature, so two pods with the same signature share the counts.
 struct SpreadCounts : KeptSpread {
-  // Per node and key (node * keys + key): the constraint whose count the node's domain takes
-  // (the last one including the node; -1: none, or the node lacks a key) and the node's value.
-  std::vector<std::int32_t> counting;
+  // Per node and constraint (node * constraints + constraint): whether the node counts for it
+  // (it has every key and passes the constraint's inclusion policies), and its value of the
+  // constraint's key.
+  std::vector<char> counted;
   std::vector<std::string> values;
-  std::shared_ptr<KeyStates> keys;  // copied before a change while a cycle state holds it
+  std::shared_ptr<PerConstraint> per_constraint;  // copied before a change while a state holds it
 };
 
 // PreScore's counts for one set of soft constraints, kept like SpreadCounts: per constraint, the
@@ -353,7 +363,7 @@ struct SpreadTotals : KeptSpread {
 struct PreScoreState {
   std::shared_ptr<const Constraints> constraints;
   std::set<std::string, std::less<>> ignored_nodes;
-  std::vector<std::map<std::string, std::int64_t, std::less<>>> pod_counts;  // by key index
+  std::vector<std::map<std::string, std::int64_t, std::less<>>> pod_counts;  // by constraint
   std::vector<double> weights;                                               // by constraint
 };
 
@@ -437,7 +447,7 @@ class PodTopologySpread {
 
     PreFilterState s;
     s.constraints = cs;
-    s.keys = counts->keys;
+    s.counts = counts->per_constraint;
     for (const Constraint& c : cs->list)
       s.self_match.push_back(c.selector.matches(pod) ? 1 : 0);
     state.emplace<PreFilterState>(kPreFilterStateKey, std::move(s));
@@ -463,12 +473,12 @@ class PodTopologySpread {
       const Constraint& c = list[i];
       const auto value = node.label(c.topology_key);
       if (!value) return Status::UnschedulableAndUnresolvable(kErrReasonNodeLabelNotMatch);
-      const KeyState& key = (*s->keys)[c.key_index];
-      if (key.domains == 0) continue;  // upstream: no domain count for the key, not checked
-      std::int64_t min_match = key.critical_paths.paths[0].num;
-      if (key.domains < c.min_domains) min_match = 0;
-      const auto it = key.match_num.find(*value);
-      const std::int64_t match = it == key.match_num.end() ? 0 : it->second;
+      const ConstraintCounts& counts = (*s->counts)[i];
+      // upstream minMatchNum: the critical path, or 0 with fewer domains than minDomains.
+      std::int64_t min_match = counts.critical_paths.paths[0].num;
+      if (static_cast<std::int64_t>(counts.match_num.size()) < c.min_domains) min_match = 0;
+      const auto it = counts.match_num.find(*value);
+      const std::int64_t match = it == counts.match_num.end() ? 0 : it->second;
       if (match + (s->self_match[i] != 0 ? 1 : 0) - min_match > c.max_skew) {
         return Status::Unschedulable(kErrReasonConstraintsNotMatch);
       }
@@ -503,7 +513,7 @@ class PodTopologySpread {
     const bool require_all = cs->pod_has_own || !system_defaulted_;
     PreScoreState s;
     s.constraints = cs;
-    s.pod_counts.resize(cs->keys.size());
+    s.pod_counts.resize(cs->list.size());
     std::vector<std::int64_t> topology_size(cs->list.size(), 0);
     for (const schedhost::NodeInfo node : nodes) {
       if (require_all && !has_all_keys(node, *cs)) {
@@ -514,7 +524,7 @@ class PodTopologySpread {
         const Constraint& c = cs->list[i];
         if (c.hostname) continue;  // counted per node in Score
         const std::string_view value = node.label(c.topology_key).value_or(std::string_view());
-        auto& counts = s.pod_counts[c.key_index];
+        auto& counts = s.pod_counts[i];
         if (counts.find(value) == counts.end()) {
           counts.emplace(std::string(value), 0);
           ++topology_size[i];
@@ -543,7 +553,7 @@ class PodTopologySpread {
       const Constraint& c = cs->list[j];
       if (c.hostname) continue;  // counted per node in Score
       const auto& domain_totals = totals->per_constraint[j];
-      for (auto& [value, count] : s.pod_counts[c.key_index]) {
+      for (auto& [value, count] : s.pod_counts[j]) {
         const auto it = domain_totals.find(value);
         if (it != domain_totals.end()) count += it->second;
       }
@@ -568,7 +578,7 @@ class PodTopologySpread {
       if (c.hostname) {
         count = count_pods(node.pods(), c.selector, pod.namespace_name());
       } else {
-        const auto& counts = s->pod_counts[c.key_index];
+        const auto& counts = s->pod_counts[i];
         const auto it = counts.find(*value);
         if (it != counts.end()) count = it->second;
       }
@@ -730,11 +740,9 @@ class PodTopologySpread {
     if (cs->list.empty()) return cs;
     for (Constraint& c : cs->list) {
       c.hostname = c.topology_key == k8s::kLabelHostname;
-      std::size_t k = 0;
-      while (k < cs->keys.size() && cs->keys[k] != c.topology_key)
-        ++k;
-      if (k == cs->keys.size()) cs->keys.push_back(c.topology_key);
-      c.key_index = k;
+      if (std::find(cs->keys.begin(), cs->keys.end(), c.topology_key) == cs->keys.end()) {
+        cs->keys.push_back(c.topology_key);
+      }
     }
     const auto node_selector = pod.json(kNodeSelectorPointer);
     const auto required = pod.json(kRequiredAffinityPointer);
@@ -751,15 +759,16 @@ class PodTopologySpread {
     if (other.namespace_name() != pod.namespace_name()) return {};
     const Constraints& cs = *s->constraints;
     if (!has_all_keys(node, cs)) return {};
-    for (const Constraint& c : cs.list) {
+    for (std::size_t i = 0; i < cs.list.size(); ++i) {
+      const Constraint& c = cs.list[i];
       if (!c.selector.matches(other)) continue;
       if (!include_node(c, pod, node, cs.required)) continue;
       const std::string_view value = *node.label(c.topology_key);
-      KeyState& key = s->writable_keys()[c.key_index];
-      auto it = key.match_num.find(value);
-      if (it == key.match_num.end()) it = key.match_num.emplace(std::string(value), 0).first;
+      ConstraintCounts& counts = s->writable_counts()[i];
+      auto it = counts.match_num.find(value);
+      if (it == counts.match_num.end()) it = counts.match_num.emplace(std::string(value), 0).first;
       it->second += delta;
-      key.critical_paths.update(value, it->second);
+      counts.critical_paths.update(value, it->second);
     }
     return {};
   }
@@ -792,36 +801,33 @@ class PodTopologySpread {
                                                  std::uint64_t revision) {
     const auto nodes = ctx.nodes();
     auto counts = start_kept<SpreadCounts>(pod, cs, revision, nodes.size());
-    const std::size_t nk = cs->keys.size();
-    counts->counting.assign(nodes.size() * nk, -1);
-    counts->values.resize(nodes.size() * nk);
-    // Per node and key: the matching pods (-1: not counted). Counted on the host's threads
-    // (upstream's parallel loop), then summed per domain in node order.
-    std::vector<std::int64_t> node_counts(nodes.size() * nk, -1);
+    const std::size_t nc = cs->list.size();
+    counts->counted.assign(nodes.size() * nc, 0);
+    counts->values.resize(nodes.size() * nc);
+    // Per node and constraint: the matching pods (-1: not counted). Counted on the host's threads
+    // (upstream's parallel loop), then summed per constraint and domain in node order.
+    std::vector<std::int64_t> node_counts(nodes.size() * nc, -1);
     ctx.parallel_for(nodes.size(), [&](std::size_t i) {
       const schedhost::NodeInfo node = nodes[i];
-      for (std::size_t k = 0; k < nk; ++k) {
-        if (!node.label(cs->keys[k])) return;  // a node without every key counts nowhere
-      }
-      for (std::size_t j = 0; j < cs->list.size(); ++j) {
+      if (!has_all_keys(node, *cs)) return;  // a node without every key counts nowhere
+      for (std::size_t j = 0; j < nc; ++j) {
         const Constraint& c = cs->list[j];
         if (!include_node(c, pod, node, cs->required)) continue;
-        // One count per topology pair and node: a later constraint on the same key replaces it.
-        const std::size_t slot = i * nk + c.key_index;
+        const std::size_t slot = i * nc + j;
         node_counts[slot] = count_pods(node.pods(), c.selector, counts->ns);
-        counts->counting[slot] = static_cast<std::int32_t>(j);
+        counts->counted[slot] = 1;
         counts->values[slot] = std::string(*node.label(c.topology_key));
       }
     });
-    counts->keys = std::make_shared<KeyStates>(nk);
-    for (std::size_t i = 0; i < node_counts.size(); ++i) {
-      if (node_counts[i] < 0) continue;
-      auto& match_num = (*counts->keys)[i % nk].match_num;
-      auto it = match_num.find(counts->values[i]);
-      if (it == match_num.end()) it = match_num.emplace(counts->values[i], 0).first;
-      it->second += node_counts[i];
+    counts->per_constraint = std::make_shared<PerConstraint>(nc);
+    for (std::size_t slot = 0; slot < node_counts.size(); ++slot) {
+      if (node_counts[slot] < 0) continue;
+      auto& match_num = (*counts->per_constraint)[slot % nc].match_num;
+      auto it = match_num.find(counts->values[slot]);
+      if (it == match_num.end()) it = match_num.emplace(counts->values[slot], 0).first;
+      it->second += node_counts[slot];
     }
-    summarize(*counts->keys);
+    summarize(*counts->per_constraint);
     return counts;
   }
 
@@ -886,28 +892,28 @@ class PodTopologySpread {
                        std::uint64_t revision) {
     if (counts.revision >= revision) return;
     const Constraints& cs = *counts.constraints;
-    const std::size_t nk = cs.keys.size();
-    KeyStates* keys = nullptr;  // made writable on the first change that counts
-    ctx.for_each_change(counts.revision, revision,
-                        [&](const schedhost::Pod& pod, std::size_t node, std::int32_t delta) {
-                          if (node >= counts.node_count) return;
-                          for (std::size_t k = 0; k < nk; ++k) {
-                            const std::int32_t j = counts.counting[node * nk + k];
-                            if (j < 0) continue;
-                            const k8s::LabelSelector& selector = cs.list[j].selector;
-                            if (selector.matches_everything()) continue;  // counts nothing
-                            if (!k8s::pod_counts(pod, selector, counts.ns)) continue;
-                            if (keys == nullptr) {
-                              if (counts.keys.use_count() > 1) {
-                                counts.keys = std::make_shared<KeyStates>(*counts.keys);
-                              }
-                              keys = counts.keys.get();
-                            }
-                            (*keys)[k].match_num.find(counts.values[node * nk + k])->second +=
-                                delta;
-                          }
-                        });
-    if (keys != nullptr) summarize(*keys);
+    const std::size_t nc = cs.list.size();
+    PerConstraint* per_constraint = nullptr;  // made writable on the first change that counts
+    ctx.for_each_change(
+        counts.revision, revision,
+        [&](const schedhost::Pod& pod, std::size_t node, std::int32_t delta) {
+          if (node >= counts.node_count) return;
+          for (std::size_t j = 0; j < nc; ++j) {
+            const std::size_t slot = node * nc + j;
+            if (counts.counted[slot] == 0) continue;
+            const k8s::LabelSelector& selector = cs.list[j].selector;
+            if (selector.matches_everything()) continue;  // counts nothing
+            if (!k8s::pod_counts(pod, selector, counts.ns)) continue;
+            if (per_constraint == nullptr) {
+              if (counts.per_constraint.use_count() > 1) {
+                counts.per_constraint = std::make_shared<PerConstraint>(*counts.per_constraint);
+              }
+              per_constraint = counts.per_constraint.get();
+            }
+            (*per_constraint)[j].match_num.find(counts.values[slot])->second += delta;
+          }
+        });
+    if (per_constraint != nullptr) summarize(*per_constraint);
     counts.revision = revision;
   }
 

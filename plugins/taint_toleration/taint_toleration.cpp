@@ -1,8 +1,8 @@
-// TaintToleration: upstream's default Filter + Score (kube-scheduler 1.28).
+// TaintToleration: upstream's default Filter + Score (kube-scheduler v1.35).
 //
 // Filter: the first node taint (in node order) with effect NoSchedule or NoExecute that no pod
 //   toleration tolerates rejects the node:
-//   UnschedulableAndUnresolvable "node(s) had untolerated taint {<key>: <value>}".
+//   UnschedulableAndUnresolvable "node(s) had untolerated taint(s)".
 // PreScore keeps the pod's tolerations with effect "" or PreferNoSchedule (CycleState key
 //   "PreScoreTaintToleration"); Score counts the node's PreferNoSchedule taints none of them
 //   tolerates; NormalizeScore is upstream's DefaultNormalizeScore reversed (fewest intolerable
@@ -41,12 +41,8 @@ class TaintToleration {
     if (taints.empty()) return {};
     const auto taint = k8s::find_untolerated_taint(taints, pod.tolerations());
     if (!taint) return {};
-    std::string reason = "node(s) had untolerated taint {";
-    reason += taint->key;
-    reason += ": ";
-    reason += taint->value;
-    reason += '}';
-    return schedhost::Status::UnschedulableAndUnresolvable(std::move(reason));
+    // v1.35 no longer names the taint (v1.28: "node(s) had untolerated taint {key: value}").
+    return schedhost::Status::UnschedulableAndUnresolvable("node(s) had untolerated taint(s)");
   }
 
   schedhost::Status PreScore(schedhost::Context&, schedhost::CycleState& state,

@@ -15,7 +15,7 @@ inline std::string wrapper_fixture() {
 
 // The upstream defaults turned off, and only installed plugins enabled: resolves without warnings
 // against the built-ins plus loader_fixture("valid") (FixtureFilter, FixtureScore).
-inline constexpr const char* kFixtureProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+inline constexpr const char* kFixtureProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
   - schedulerName: default-scheduler

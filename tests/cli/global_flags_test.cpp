@@ -27,6 +27,7 @@ const char* const kInfoLines =
     "info: library \"fixture\": deinit\n";
 
 const char* const kSummary =
+    "defaults: kube-scheduler v1.35 (kubescheduler.config.k8s.io/v1)\n"
     "profile \"default-scheduler\": queueSort: PrioritySort; filter: FixtureFilter; score: "
     "FixtureScore (weight 2); bind: DefaultBinder\n";
 

@@ -19,7 +19,7 @@ using testing::ScratchDir;
 
 // FixtureFilter (Filter and Score) in multiPoint, and disabled at both: it runs nowhere. Its
 // multiPoint entry is on line 9, column 19.
-constexpr const char* kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+constexpr const char* kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
   - schedulerName: gpu-scheduler

@@ -30,7 +30,7 @@ using testing::TwoBuiltIns;
 
 // The upstream defaults off; the plugin named `filter` enabled at filter, on line 14, column 19.
 std::string profile_with_filter(const std::string& filter) {
-  return R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+  return R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
   - schedulerName: default-scheduler

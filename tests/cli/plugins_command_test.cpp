@@ -57,6 +57,7 @@ TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
       (std::map<std::string, Points>{
           {"DefaultBinder", Points{"Bind"}},
           {"DefaultPreemption", Points{"PostFilter"}},
+          {"DynamicResources", Points{"PreFilter", "PostFilter"}},
           {"ImageLocality", Points{"Score"}},
           {"InterPodAffinity", Points{"PreFilter", "PreFilterExtensions", "Filter", "PreScore",
                                       "Score", "NormalizeScore"}},

@@ -87,7 +87,7 @@ TEST(RunCommand, AMissingConfigFileIsOneLineNamingIt) {
 TEST(RunCommand, AnInvalidConfigIsOneLineWithLineAndColumn) {
   RunInputs in;
   const std::string config =
-      in.files.write("bad.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+      in.files.write("bad.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 parallelizm: 4
 )");
@@ -103,7 +103,7 @@ parallelizm: 4
 TEST(RunCommand, AnUnknownPluginInTheProfileIsBadInput) {
   RunInputs in;
   const std::string config =
-      in.files.write("unknown.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+      in.files.write("unknown.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
   - plugins:
@@ -196,7 +196,7 @@ kind: KubeSchedulerConfiguration
                                builtins.env());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, ::testing::StartsWith("warning: " + config +
-                                           ": profile \"default-scheduler\": 12 default plugins "
+                                           ": profile \"default-scheduler\": 13 default plugins "
                                            "are not installed"));
   EXPECT_THAT(r.err, ::testing::EndsWith("error: " + in.files.file("none.yaml") +
                                          ": no such file or directory: check the cluster file "
@@ -205,7 +205,7 @@ kind: KubeSchedulerConfiguration
 
 // With the scheduler: a completed run exits 0 whatever it decided, and prints the result.
 
-constexpr const char* kGpuFilterProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+constexpr const char* kGpuFilterProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
   - schedulerName: default-scheduler

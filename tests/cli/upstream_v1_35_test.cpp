@@ -36,11 +36,14 @@ std::string pod(const std::string& name, const std::string& cpu, const std::stri
 }
 
 // (pod, result, node or message) for every pod of the run.
-std::vector<std::vector<std::string>> run(const std::string& cluster) {
+// profile: the default one unless given (the text of a profile file).
+std::vector<std::vector<std::string>> run(const std::string& cluster,
+                                          const std::string& profile = "") {
   testing::ScratchDir dir;
-  const auto r =
-      testing::run_schedhost({"run", "--config", kSourceDir + "/configs/default-profile.yaml",
-                              "--cluster", dir.write("cluster.yaml", cluster), "-o", "json"});
+  const std::string config = profile.empty() ? kSourceDir + "/configs/default-profile.yaml"
+                                             : dir.write("profile.yaml", profile);
+  const auto r = testing::run_schedhost(
+      {"run", "--config", config, "--cluster", dir.write("cluster.yaml", cluster), "-o", "json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::vector<std::string>> out;
   const json answer = json::parse(r.out);
@@ -60,9 +63,9 @@ TEST(PodLevelResources, ThePodsOwnRequestDecidesWhereItFits) {
   // The example: 3 cpus asked at pod level, none by the container, 1 cpu allocatable.
   EXPECT_EQ(run(node("small", "1") + pod("big", "3")),
             (std::vector<Row>{{"default/big", "Unschedulable",
-                               "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 "
-                               "nodes are available: 1 No preemption victims found for incoming "
-                               "pod.."}}));
+                               "0/1 nodes are available: 1 Insufficient cpu. no new claims to "
+                               "deallocate, preemption: 0/1 nodes are available: 1 Preemption "
+                               "is not helpful for scheduling."}}));
   EXPECT_EQ(run(node("small", "1") + node("large", "4") + pod("big", "3")),
             (std::vector<Row>{{"default/big", "Scheduled", "large"}}));
 }
@@ -71,9 +74,9 @@ TEST(PodLevelResources, ARunningPodsOwnRequestCountsOnItsNode) {
   // 3 of node-a's 4 cpus are taken by a running pod whose container asks for nothing.
   EXPECT_EQ(run(node("node-a", "4") + pod("running", "3", "node-a") + pod("next", "2")),
             (std::vector<Row>{{"default/next", "Unschedulable",
-                               "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 "
-                               "nodes are available: 1 No preemption victims found for incoming "
-                               "pod.."}}));
+                               "0/1 nodes are available: 1 Insufficient cpu. no new claims to "
+                               "deallocate, preemption: 0/1 nodes are available: 1 No preemption "
+                               "victims found for incoming pod."}}));
   // With a higher priority the newcomer evicts it: preemption counts the same requests.
   EXPECT_EQ(run(node("node-a", "4") + pod("running", "3", "node-a") + pod("next", "2", "", 100)),
             (std::vector<Row>{{"default/running", "Preempted", "node-a"},
@@ -140,10 +143,22 @@ TEST(DynamicResourceAllocation, APodWithResourceClaimsIsUnschedulableSayingWhatI
                 {"default/gpu-job", "Unschedulable",
                  "0/2 nodes are available: pod uses spec.resourceClaims (dynamic resource "
                  "allocation), which needs the DynamicResources plugin to allocate its devices: "
-                 "schedhost does not provide it yet, and the profile enables no plugin of that "
-                 "name. preemption: 0/2 nodes are available: 2 Preemption is not helpful for "
-                 "scheduling.."},
+                 "schedhost's does not allocate devices yet. still not schedulable, preemption: "
+                 "0/2 nodes are available: 2 Preemption is not helpful for scheduling."},
                 {"default/plain", "Scheduled", "node-a"}}));
+  // A profile without the plugin: the host itself refuses to place the pod, and says why.
+  const std::string without =
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+      "profiles:\n- schedulerName: default-scheduler\n  plugins:\n"
+      "    multiPoint: {disabled: [{name: DynamicResources}]}\n";
+  EXPECT_EQ(run(node("node-a", "4") + claimed, without),
+            (std::vector<Row>{
+                {"default/gpu-job", "Unschedulable",
+                 "0/1 nodes are available: pod uses spec.resourceClaims (dynamic resource "
+                 "allocation), which needs the DynamicResources plugin to allocate its devices: "
+                 "schedhost does not provide it yet, and the profile enables no plugin of that "
+                 "name. preemption: 0/1 nodes are available: 1 Preemption is not helpful for "
+                 "scheduling."}}));
 }
 
 }  // namespace schedhost::upstream_v1_35_test

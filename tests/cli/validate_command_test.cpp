@@ -23,7 +23,10 @@ using testing::loader_fixture;
 using testing::run_schedhost;
 using testing::ScratchDir;
 
+constexpr const char* kDefaults =
+    "defaults: kube-scheduler v1.35 (kubescheduler.config.k8s.io/v1)\n";
 constexpr const char* kFixtureSummary =
+    "defaults: kube-scheduler v1.35 (kubescheduler.config.k8s.io/v1)\n"
     "profile \"default-scheduler\": queueSort: PrioritySort; filter: FixtureFilter; score: "
     "FixtureScore (weight 2); bind: DefaultBinder\n";
 
@@ -71,11 +74,36 @@ profiles:
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out,
-            "profile \"default-scheduler\": queueSort: PrioritySort; filter: FixtureFilter, "
-            "FixtureScore; score: FixtureFilter (weight 1), FixtureScore (weight 3); bind: "
-            "DefaultBinder\n"
-            "profile \"filter-only\": queueSort: PrioritySort; filter: FixtureScore; bind: "
-            "DefaultBinder\n");
+            std::string(kDefaults) +
+                "profile \"default-scheduler\": queueSort: PrioritySort; filter: FixtureFilter, "
+                "FixtureScore; score: FixtureFilter (weight 1), FixtureScore (weight 3); bind: "
+                "DefaultBinder\n"
+                "profile \"filter-only\": queueSort: PrioritySort; filter: FixtureScore; bind: "
+                "DefaultBinder\n");
+}
+
+// A v1beta3 file (kube-scheduler reads only v1 since v1.29) is read as v1, with one warning.
+TEST(ValidateCommand, AV1beta3FileIsValidWithOneDeprecationWarning) {
+  ScratchDir files;
+  ScratchDir no_plugins;
+  testing::TwoBuiltIns builtins;
+  const std::string config = files.write(
+      "old.yaml",
+      "kind: KubeSchedulerConfiguration\napiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+      "profiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: '*'}]\n"
+      "      enabled: [{name: PrioritySort}, {name: DefaultBinder}]\n");
+  const auto r = run_schedhost({"validate", "--config", config, "--plugin-dir", no_plugins.path()},
+                               builtins.env());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            std::string(kDefaults) +
+                "profile \"default-scheduler\": queueSort: PrioritySort; bind: DefaultBinder\n");
+  EXPECT_EQ(r.err, "warning: " + config +
+                       ":2:13: apiVersion kubescheduler.config.k8s.io/v1beta3 is deprecated "
+                       "(kube-scheduler reads only kubescheduler.config.k8s.io/v1 since v1.29): "
+                       "schedhost reads it as kubescheduler.config.k8s.io/v1, whose defaults are "
+                       "the same (v1 also lets a profile set percentageOfNodesToScore); change "
+                       "the apiVersion to kubescheduler.config.k8s.io/v1\n");
 }
 
 TEST(ValidateCommand, TheUpstreamDefaultsResolveWithOneWarningNamingTheMissingPlugins) {
@@ -83,22 +111,26 @@ TEST(ValidateCommand, TheUpstreamDefaultsResolveWithOneWarningNamingTheMissingPl
   ScratchDir no_plugins;
   testing::TwoBuiltIns builtins;  // only PrioritySort and DefaultBinder are installed
   const std::string config =
-      files.write("defaults.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+      files.write("defaults.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 )");
   const auto r = run_schedhost({"validate", "--config", config, "--plugin-dir", no_plugins.path()},
                                builtins.env());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "profile \"default-scheduler\": queueSort: PrioritySort; bind: DefaultBinder\n");
+  EXPECT_EQ(r.out,
+            std::string(kDefaults) +
+                "profile \"default-scheduler\": queueSort: PrioritySort; bind: DefaultBinder\n");
   EXPECT_EQ(r.err,
             "warning: " + config +
-                ": profile \"default-scheduler\": 12 default plugins are not installed "
+                ": profile \"default-scheduler\": 13 default plugins are not installed "
                 "(searched, in order: " +
                 builtins.path() + " (built-in), " + no_plugins.path() +
-                "), so they are skipped: \"NodeUnschedulable\", \"NodeName\", \"TaintToleration\", "
+                "), so they are skipped: \"SchedulingGates\", \"NodeUnschedulable\", \"NodeName\", "
+                "\"TaintToleration\", "
                 "\"NodeAffinity\", \"NodePorts\", \"NodeResourcesFit\", \"PodTopologySpread\", "
-                "\"InterPodAffinity\", \"DefaultPreemption\", \"NodeResourcesBalancedAllocation\", "
-                "\"ImageLocality\", \"SchedulingGates\": put their .so files in a --plugin-dir, or "
+                "\"InterPodAffinity\", \"DynamicResources\", \"DefaultPreemption\", "
+                "\"NodeResourcesBalancedAllocation\", "
+                "\"ImageLocality\": put their .so files in a --plugin-dir, or "
                 "disable them in multiPoint\n");
 }
 
@@ -124,8 +156,7 @@ TEST(ValidateCommand, EveryPluginThatRefusesItsArgsIsReportedWithItsPluginConfig
   ScratchDir files;
   ScratchDir plugins;
   plugins.copy_in(testing::wrapper_fixture(), "wrapper.so");
-  const std::string config =
-      files.write("args.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+  const std::string config = files.write("args.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
   - schedulerName: default-scheduler
@@ -161,8 +192,7 @@ TEST(ValidateCommand, ArgsAPluginAcceptsAreValid) {
   ScratchDir files;
   ScratchDir plugins;
   plugins.copy_in(testing::wrapper_fixture(), "wrapper.so");
-  const std::string config =
-      files.write("args.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+  const std::string config = files.write("args.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
   - schedulerName: default-scheduler
@@ -185,9 +215,11 @@ profiles:
   const auto r = run_schedhost({"validate", "--config", config, "--plugin-dir", plugins.path()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_EQ(r.out,
-            "profile \"default-scheduler\": queueSort: PrioritySort; score: Scripted (weight 1); "
-            "bind: DefaultBinder\n");
+  EXPECT_EQ(
+      r.out,
+      std::string(kDefaults) +
+          "profile \"default-scheduler\": queueSort: PrioritySort; score: Scripted (weight 1); "
+          "bind: DefaultBinder\n");
 }
 
 TEST(ValidateCommand, WarnsAboutPendingPodsNoProfileServes) {

@@ -89,6 +89,7 @@ spec:
   - name: mesh
     image: envoy
     restartPolicy: Always
+    ports: [{containerPort: 15001, hostPort: 15001}]
 status:
   phase: Running
   nominatedNodeName: node-b
@@ -113,9 +114,11 @@ status:
                                    {"dedicated", "Equal", "gpu", "NoSchedule", std::nullopt},
                                    {"node.kubernetes.io/not-ready", "Exists", "", "NoExecute", 300},
                                    {"plain", "Equal", "v", "", std::nullopt}}));
-  // Regular containers only; hostPort 0 and ports without one are not host ports.
+  // Sidecars' first (v1.35), then the regular containers'; a plain init container's port is
+  // not held; hostPort 0 and ports without one are not host ports.
   EXPECT_EQ(pod.host_ports(),
-            (std::vector<HostPort>{{"0.0.0.0", "TCP", 8080}, {"10.0.0.1", "UDP", 53}}));
+            (std::vector<HostPort>{
+                {"0.0.0.0", "TCP", 15001}, {"0.0.0.0", "TCP", 8080}, {"10.0.0.1", "UDP", 53}}));
   EXPECT_EQ(pod.containers(),
             (std::vector<Container>{{"app", "nginx:1.25", ContainerKind::kRegular},
                                     {"log", "fluentd", ContainerKind::kRegular},
@@ -289,7 +292,34 @@ spec:
                                           {"example.com/foo", 1},
                                           {"hugepages-2Mi", 4 * kMi},
                                           {"memory", 2048 * kMi}}));
-  EXPECT_EQ(pod.nonzero_requests(), pod.requests());
+  // On its node it counts its requests (cpu and memory are set at pod level: no defaults).
+  EXPECT_EQ(pod.node_nonzero_requests(), pod.requests());
+  // NodeResourcesFit scores it by its containers, with the defaults (upstream v1.35's scorer
+  // leaves pod-level requests out): 100m + 500m + the 100m overhead, 200Mi twice.
+  EXPECT_EQ(pod.nonzero_requests(),
+            (ResourceList{{"cpu", 700}, {"example.com/foo", 1}, {"memory", 400 * kMi}}));
+}
+
+// A running pod with pod-level requests gets the scoring defaults on its node only for cpu or
+// memory that nothing in the pod requests (upstream CalculateResource), not per container.
+TEST(PodTest, APodLevelPodGetsTheNodeDefaultsOnlyForWhatNothingRequests) {
+  const Pod pod = pod_from(R"(
+metadata: {name: p}
+spec:
+  resources: {requests: {cpu: "1"}}
+  containers:
+  - resources: {requests: {memory: 1Gi}}
+  - name: nothing
+)");
+  EXPECT_EQ(pod.node_nonzero_requests(), (ResourceList{{"cpu", 1000}, {"memory", 1024 * kMi}}));
+  const Pod none = pod_from(R"(
+metadata: {name: p}
+spec:
+  resources: {requests: {cpu: "1"}}
+  containers:
+  - name: nothing
+)");
+  EXPECT_EQ(none.node_nonzero_requests(), (ResourceList{{"cpu", 1000}, {"memory", 200 * kMi}}));
 }
 
 // The API server's defaulting of pod-level requests, when only pod-level limits are written:
@@ -308,13 +338,16 @@ spec:
 )");
   EXPECT_EQ(pod.requests(),
             (ResourceList{{"cpu", 1000}, {"hugepages-1Gi", 2048 * kMi}, {"memory", 8192 * kMi}}));
-  // The defaulted pod-level cpu (the plain total, 1000m) replaces the non-zero total (1100m).
-  EXPECT_EQ(pod.nonzero_requests(), pod.requests());
+  // On its node, the defaulted pod-level cpu (the plain total, 1000m) replaces the non-zero
+  // total (1100m).
+  EXPECT_EQ(pod.node_nonzero_requests(), pod.requests());
+  // Scoring sees the containers: 250m + 750m (its limit) + 100m, and 200Mi each.
+  EXPECT_EQ(pod.nonzero_requests(), (ResourceList{{"cpu", 1100}, {"memory", 600 * kMi}}));
 }
 
-// In-place resize (v1.35, GA): a pod counts, per resource, the larger of what its spec asks and
-// what the kubelet reports as allocated and as actually applied; while a resize is infeasible,
-// only the reported ones.
+// In-place resize (v1.35, GA): each container counts, per resource, the larger of what its spec
+// asks and what the kubelet reports as allocated and as actually applied; while a resize is
+// infeasible, only the reported ones.
 TEST(PodTest, AResizedPodCountsTheLargerOfSpecAllocatedAndActual) {
   const std::string pod_text = R"(
 metadata: {name: p}
@@ -349,11 +382,11 @@ status:
   // Allocated but not applied yet: the allocation.
   EXPECT_EQ(requests("1", "1500m", "1"), (ResourceList{{"cpu", 1600}, {"memory", 1024 * kMi}}));
   // An infeasible resize to 8 cpus: what the kubelet reports counts, not the spec; a container
-  // it reports nothing on (helper) counts nothing, as upstream.
+  // it reports nothing on (helper) counts its spec, as upstream v1.35.
   const std::string infeasible =
       "  conditions:\n  - {type: PodResizePending, status: \"True\", reason: Infeasible}";
   EXPECT_EQ(requests("8", "1", "1", infeasible),
-            (ResourceList{{"cpu", 1000}, {"memory", 1024 * kMi}}));
+            (ResourceList{{"cpu", 1100}, {"memory", 1024 * kMi}}));
   // A deferred one leaves the spec in.
   const std::string deferred =
       "  conditions:\n  - {type: PodResizePending, status: \"True\", reason: Deferred}";
@@ -371,14 +404,52 @@ spec:
   - name: app
 status:
   initContainerStatuses:
-  - {name: mesh, allocatedResources: {cpu: 300m}}
+  - {name: mesh, allocatedResources: {cpu: 300m}, resources: {}}
   containerStatuses:
-  - {name: app, allocatedResources: {cpu: 200m}}
+  - {name: app, allocatedResources: {cpu: 200m}, resources: {}}
 )");
   // Allocated: 300m + 200m beats the spec's 100m + nothing.
   EXPECT_EQ(pod.requests(), (ResourceList{{"cpu", 500}}));
-  // Non-zero: a missing memory request is 200Mi in every view, per container.
-  EXPECT_EQ(pod.nonzero_requests(), (ResourceList{{"cpu", 500}, {"memory", 400 * kMi}}));
+  // On its node, non-zero: a missing memory request is 200Mi, per container.
+  EXPECT_EQ(pod.node_nonzero_requests(), (ResourceList{{"cpu", 500}, {"memory", 400 * kMi}}));
+  // Scoring reads the spec only: 100m and 0 (defaulted to 100m).
+  EXPECT_EQ(pod.nonzero_requests(), (ResourceList{{"cpu", 200}, {"memory", 400 * kMi}}));
+}
+
+// The larger of the views is taken container by container, then summed (upstream v1.35
+// determineEffectiveRequests): 2 + 3, where the larger of the pod's totals would be 4.
+TEST(PodTest, EachContainerCountsItsOwnLargestView) {
+  const Pod pod = pod_from(R"(
+metadata: {name: p}
+spec:
+  containers:
+  - {name: a, resources: {requests: {cpu: "1"}}}
+  - {name: b, resources: {requests: {cpu: "3"}}}
+status:
+  containerStatuses:
+  - {name: a, allocatedResources: {cpu: "2"}, resources: {requests: {cpu: "2"}}}
+  - {name: b, allocatedResources: {cpu: "1"}, resources: {requests: {cpu: "1"}}}
+)");
+  EXPECT_EQ(pod.requests(), (ResourceList{{"cpu", 5000}}));
+}
+
+// Until the kubelet reports a container's resources (status `resources`), its allocation is not
+// read: the spec counts. A regular init container always counts its spec.
+TEST(PodTest, AContainerWhoseResourcesAreNotReportedCountsItsSpec) {
+  const Pod pod = pod_from(R"(
+metadata: {name: p}
+spec:
+  initContainers:
+  - {name: setup, resources: {requests: {cpu: "1"}}}
+  containers:
+  - {name: app, resources: {requests: {cpu: 500m}}}
+status:
+  initContainerStatuses:
+  - {name: setup, allocatedResources: {cpu: "4"}, resources: {requests: {cpu: "4"}}}
+  containerStatuses:
+  - {name: app, allocatedResources: {cpu: "2"}}
+)");
+  EXPECT_EQ(pod.requests(), (ResourceList{{"cpu", 1000}}));
 }
 
 TEST(PodTest, NoContainersMeansNoDefaults) {

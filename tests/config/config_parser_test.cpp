@@ -302,10 +302,11 @@ TEST(ConfigParser, RejectsOtherApiVersions) {
   EXPECT_EQ(parse_error("apiVersion: kubescheduler.config.k8s.io/v1beta2\n"
                         "kind: KubeSchedulerConfiguration\n"),
             "profile.yaml:1:13: apiVersion \"kubescheduler.config.k8s.io/v1beta2\" is not "
-            "supported: use kubescheduler.config.k8s.io/v1beta3 or kubescheduler.config.k8s.io/v1");
+            "supported: use kubescheduler.config.k8s.io/v1 (or the older "
+            "kubescheduler.config.k8s.io/v1beta3)");
   EXPECT_EQ(parse_error("kind: KubeSchedulerConfiguration\n"),
             "profile.yaml:1:1: the configuration has no apiVersion: add `apiVersion: "
-            "kubescheduler.config.k8s.io/v1beta3` (or kubescheduler.config.k8s.io/v1)");
+            "kubescheduler.config.k8s.io/v1`");
 }
 
 TEST(ConfigParser, RejectsOtherKinds) {
@@ -406,6 +407,19 @@ TEST(ConfigParser, PluginEntriesNeedAName) {
             "<PluginName>`");
 }
 
+TEST(ConfigParser, V1RejectsTheVolumeLimitPluginsV135Removed) {
+  const std::string v1 =
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+  EXPECT_EQ(parse_error(v1 + "profiles:\n- plugins:\n    filter:\n"
+                             "      enabled: [{name: EBSLimits}]\n"),
+            "profile.yaml:6:24: plugin \"EBSLimits\" is invalid in "
+            "kubescheduler.config.k8s.io/v1: remove it (kube-scheduler v1.35 counts these volumes "
+            "in NodeVolumeLimits, through CSI migration)");
+  EXPECT_NO_THROW(parse_configuration(
+      v1 + "profiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: GCEPDLimits}]\n",
+      "profile.yaml"));
+}
+
 TEST(ConfigParser, V1RejectsSelectorSpread) {
   const std::string v1 =
       "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
@@ -435,13 +449,13 @@ TEST(ConfigParser, ReportsYamlSyntaxErrorsWithPosition) {
 TEST(ConfigParser, RejectsEmptyAndMultiDocumentFiles) {
   EXPECT_EQ(parse_error("# nothing\n"),
             "profile.yaml: the file is empty: write a KubeSchedulerConfiguration (apiVersion: "
-            "kubescheduler.config.k8s.io/v1beta3, kind: KubeSchedulerConfiguration)");
+            "kubescheduler.config.k8s.io/v1, kind: KubeSchedulerConfiguration)");
   EXPECT_EQ(parse_error(std::string(kHeader) + "---\n" + kHeader),
             "profile.yaml:4:1: a second YAML document starts here: the file must hold exactly one "
             "KubeSchedulerConfiguration; remove the other documents");
   EXPECT_EQ(parse_error("- a\n"),
             "profile.yaml:1:1: the file must hold a KubeSchedulerConfiguration mapping, got a "
-            "list: start it with `apiVersion: kubescheduler.config.k8s.io/v1beta3`");
+            "list: start it with `apiVersion: kubescheduler.config.k8s.io/v1`");
 }
 
 // --- files ---------------------------------------------------------------------------------------

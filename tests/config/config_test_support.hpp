@@ -43,6 +43,7 @@ inline PluginCatalog default_catalog() {
       {"VolumeZone", points({E::PreFilter, E::Filter})},
       {"PodTopologySpread", filter_score},
       {"InterPodAffinity", filter_score},
+      {"DynamicResources", points({E::PreFilter, E::PostFilter})},
       {"DefaultPreemption", points({E::PostFilter})},
       {"NodeResourcesBalancedAllocation", points({E::PreScore, E::Score})},
       {"ImageLocality", points({E::Score})},

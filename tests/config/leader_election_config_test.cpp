@@ -32,8 +32,8 @@ TEST(GoDuration, ParsesWhatGoParses) {
 
 config::SchedulerConfiguration parse(const std::string& block) {
   return config::parse_configuration(
-      "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n" +
-          block + "profiles:\n- schedulerName: default-scheduler\n",
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n" + block +
+          "profiles:\n- schedulerName: default-scheduler\n",
       "profile.yaml");
 }
 

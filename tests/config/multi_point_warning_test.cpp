@@ -38,7 +38,7 @@ PluginOrigins origins() {
 std::vector<std::string> warnings(const std::string& multi_point_name, const std::string& rest,
                                   const PluginOrigins& o = origins()) {
   const std::string text =
-      "apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+      "apiVersion: kubescheduler.config.k8s.io/v1\n"
       "kind: KubeSchedulerConfiguration\n"
       "profiles:\n"
       "  - schedulerName: gpu\n"

@@ -23,7 +23,7 @@ std::vector<std::string> names(const std::vector<PluginReference>& plugins) {
   return out;
 }
 
-TEST(DefaultPlugins, AreUpstreamV1beta3MultiPointInOrderWithWeights) {
+TEST(DefaultPlugins, AreUpstreamV135MultiPointInOrderWithWeights) {
   const PluginSets& d = default_plugins();
   std::vector<std::pair<std::string, std::optional<std::int32_t>>> got;
   for (const auto& p : d[ConfigExtensionPoint::MultiPoint].enabled) {
@@ -33,6 +33,7 @@ TEST(DefaultPlugins, AreUpstreamV1beta3MultiPointInOrderWithWeights) {
   }
   const std::optional<std::int32_t> none;
   EXPECT_EQ(got, (std::vector<std::pair<std::string, std::optional<std::int32_t>>>{
+                     {"SchedulingGates", none},
                      {"PrioritySort", none},
                      {"NodeUnschedulable", none},
                      {"NodeName", none},
@@ -42,11 +43,11 @@ TEST(DefaultPlugins, AreUpstreamV1beta3MultiPointInOrderWithWeights) {
                      {"NodeResourcesFit", 1},  // the volume plugins are left out
                      {"PodTopologySpread", 2},
                      {"InterPodAffinity", 2},
+                     {"DynamicResources", 2},
                      {"DefaultPreemption", none},
                      {"NodeResourcesBalancedAllocation", 1},
                      {"ImageLocality", 1},
                      {"DefaultBinder", none},
-                     {"SchedulingGates", none},
                  }));
   for (auto point : kConcreteConfigExtensionPoints)
     EXPECT_EQ(d[point], PluginSet{});

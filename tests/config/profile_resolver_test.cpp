@@ -21,7 +21,7 @@ using Names = std::vector<std::string>;
 using Weights = std::vector<std::pair<std::string, int>>;
 
 constexpr const char* kProfileHeader =
-    "apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+    "apiVersion: kubescheduler.config.k8s.io/v1\n"
     "kind: KubeSchedulerConfiguration\n";
 
 // The default catalog plus a few third-party plugins.
@@ -66,10 +66,11 @@ TEST(ProfileResolver, DefaultProfileRunsUpstreamDefaultsInOrder) {
   EXPECT_EQ(p.scheduler_name, "default-scheduler");
   EXPECT_EQ(names_at(p, E::PreEnqueue), Names{"SchedulingGates"});
   EXPECT_EQ(names_at(p, E::QueueSort), Names{"PrioritySort"});
-  EXPECT_EQ(names_at(p, E::PreFilter), (Names{"NodeAffinity", "NodePorts", "NodeResourcesFit",
-                                              "PodTopologySpread", "InterPodAffinity"}));
+  EXPECT_EQ(names_at(p, E::PreFilter),
+            (Names{"NodeAffinity", "NodePorts", "NodeResourcesFit", "PodTopologySpread",
+                   "InterPodAffinity", "DynamicResources"}));
   EXPECT_EQ(names_at(p, E::Filter), kDefaultFilters);
-  EXPECT_EQ(names_at(p, E::PostFilter), Names{"DefaultPreemption"});
+  EXPECT_EQ(names_at(p, E::PostFilter), (Names{"DynamicResources", "DefaultPreemption"}));
   EXPECT_EQ(names_at(p, E::PreScore),
             (Names{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread",
                    "InterPodAffinity", "NodeResourcesBalancedAllocation"}));
@@ -91,8 +92,8 @@ TEST(ProfileResolver, DefaultProfileRunsUpstreamDefaultsInOrder) {
 TEST(ProfileResolver, DisablingOneDefaultInMultiPointRemovesItEverywhere) {
   const Profile& p = only_profile(
       resolve("profiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: NodeAffinity}]\n"));
-  EXPECT_EQ(names_at(p, E::PreFilter),
-            (Names{"NodePorts", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity"}));
+  EXPECT_EQ(names_at(p, E::PreFilter), (Names{"NodePorts", "NodeResourcesFit", "PodTopologySpread",
+                                              "InterPodAffinity", "DynamicResources"}));
   Weights scores = kDefaultScores;
   scores.erase(scores.begin() + 1);
   EXPECT_EQ(weights_at(p, E::Score), scores);
@@ -240,11 +241,25 @@ TEST(ProfileResolver, SampleFileWithTwoProfiles) {
   EXPECT_EQ(r.configuration.parallelism, 8);
 }
 
-TEST(ProfileResolver, V1ResolvesLikeV1beta3) {
+// v1beta3 (gone from kube-scheduler since v1.29) still works, read as v1, with one warning line
+// naming the file and position.
+TEST(ProfileResolver, V1beta3ResolvesLikeV1WithADeprecationWarning) {
   const std::string path = std::string(SCHEDHOST_SOURCE_DIR) + "/tests/config/data/minimal-v1.yaml";
   auto v1 = resolve_profiles(load_configuration(path), default_catalog());
-  auto v1beta3 = resolve("", default_catalog());
+  EXPECT_TRUE(v1.warnings.empty());
+  auto v1beta3 =
+      resolve_profiles(parse_configuration("apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+                                           "kind: KubeSchedulerConfiguration\n",
+                                           "old.yaml"),
+                       default_catalog());
   EXPECT_EQ(v1.configuration.profiles.at(0).enabled, v1beta3.configuration.profiles.at(0).enabled);
+  EXPECT_THAT(v1beta3.warnings,
+              ::testing::ElementsAre(
+                  "old.yaml:1:13: apiVersion kubescheduler.config.k8s.io/v1beta3 is deprecated "
+                  "(kube-scheduler reads only kubescheduler.config.k8s.io/v1 since v1.29): "
+                  "schedhost reads it as kubescheduler.config.k8s.io/v1, whose defaults are the "
+                  "same (v1 also lets a profile set percentageOfNodesToScore); change the "
+                  "apiVersion to kubescheduler.config.k8s.io/v1"));
 }
 
 // --- warnings ------------------------------------------------------------------------------------

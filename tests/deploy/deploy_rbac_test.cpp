@@ -89,8 +89,8 @@ TEST(DeployRbac, ServeRunsAsTheManifestsServiceAccountWithLeaderElectionAndTheSe
   // The two dots at the end are upstream's: the FitError's "." after PostFilter's own message.
   const std::string unschedulable =
       "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't have label "
-      "gpu-type=nvidia. preemption: 0/2 nodes are available: 1 No preemption victims found for "
-      "incoming pod, 1 Preemption is not helpful for scheduling..";
+      "gpu-type=nvidia. no new claims to deallocate, preemption: 0/2 nodes are available: 2 "
+      "Preemption is not helpful for scheduling.";
   ASSERT_TRUE(eventually([&] {
     if (!serve.process().running()) return true;  // refused at start: a missing rule
     auto live = live_decisions(admin);

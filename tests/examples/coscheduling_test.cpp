@@ -78,7 +78,7 @@ TEST(Coscheduling, AMemberThatFitsNowhereGivesUpTheGangAndFreesItsRoom) {
       run.decisions(),
       ElementsAre(
           Decision{"default/gang-c-3", "Unschedulable", "",
-                   "0/1 nodes are available: 1 Insufficient cpu. " + gave_up + "."},
+                   "0/1 nodes are available: 1 Insufficient cpu. " + gave_up},
           // The two that waited are rejected by PostFilter and unreserved: their cpu is free.
           Decision{"default/gang-c-1", "Unschedulable", "", gave_up},
           Decision{"default/gang-c-2", "Unschedulable", "", gave_up},

@@ -16,7 +16,7 @@ namespace schedhost::extender_test {
 using testing::ChildProcess;
 using testing::ScratchDir;
 
-const char* const kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+const char* const kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: default-scheduler

@@ -30,7 +30,7 @@ using ::testing::ElementsAre;
 // SamplePlugin and ExampleFilter replace every default filter and score; SamplePlugin's score
 // counts twice (a weighted total of 0..200, mapped to 0..10 as total / 20). The other profiles
 // fault: Thrower throws in PreFilter, AnnotationThrower in Filter on an annotated pod.
-const char* const kProfiles = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+const char* const kProfiles = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: gpu-scheduler

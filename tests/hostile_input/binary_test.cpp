@@ -12,7 +12,7 @@ using testing::ProcessResult;
 using testing::run_schedhost;
 
 // Only PrioritySort and DefaultBinder, which TwoBuiltIns installs.
-constexpr const char* kMinimalProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+constexpr const char* kMinimalProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
   - schedulerName: default-scheduler
@@ -101,10 +101,9 @@ TEST_F(HostileBinaryTest, DuplicateJsonKey) {
 TEST_F(HostileBinaryTest, EmptyProfileAndEmptyCluster) {
   ProcessResult bad = validate("");
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_EQ(bad.err,
-            "error: " + profile_ +
-                ": the file is empty: write a KubeSchedulerConfiguration (apiVersion: "
-                "kubescheduler.config.k8s.io/v1beta3, kind: KubeSchedulerConfiguration)\n");
+  EXPECT_EQ(bad.err, "error: " + profile_ +
+                         ": the file is empty: write a KubeSchedulerConfiguration (apiVersion: "
+                         "kubescheduler.config.k8s.io/v1, kind: KubeSchedulerConfiguration)\n");
   ProcessResult empty = run_cluster("c.yaml", "");
   EXPECT_EQ(empty.exit_code, 0) << empty.err;
   EXPECT_EQ(empty.err, "");

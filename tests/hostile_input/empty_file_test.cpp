@@ -11,7 +11,7 @@ namespace {
 TEST(EmptyFileTest, EmptyProfileIsRefused) {
   const std::string expected =
       "profile.yaml: the file is empty: write a KubeSchedulerConfiguration (apiVersion: "
-      "kubescheduler.config.k8s.io/v1beta3, kind: KubeSchedulerConfiguration)";
+      "kubescheduler.config.k8s.io/v1, kind: KubeSchedulerConfiguration)";
   for (const char* text : {"", "\n\n", "# only a comment\n", "---\n", "---\n...\n", "~\n"}) {
     EXPECT_EQ(profile_error(text), expected) << text;
   }

@@ -110,6 +110,27 @@ TEST(PodConditionPatch, OnlyTheChangedKeysOfTheConditionAreSent) {
             R"([{"lastProbeTime":null,"reason":"SchedulerError","type":"PodScheduled"}]}})");
 }
 
+// PodObservedGenerationTracking (GA in v1.35): the condition carries the pod's generation; a
+// newer generation is a change even when nothing else is.
+TEST(PodConditionPatch, TheConditionCarriesThePodsGeneration) {
+  json pod = pending_pod();
+  pod["metadata"]["generation"] = 2;
+  EXPECT_EQ(dump(scheduling_failure_patch(pod, kube::kReasonUnschedulable, kFirstMessage,
+                                          std::nullopt, kLater)),
+            R"({"status":{"conditions":)"
+            R"([{"lastProbeTime":null,"lastTransitionTime":"2024-01-02T03:09:00Z","message":")" +
+                std::string(kFirstMessage) +
+                R"(","observedGeneration":2,"reason":"Unschedulable","status":"False",)"
+                R"("type":"PodScheduled"}]}})");
+  json old = unschedulable_condition(kFirstMessage);
+  old["observedGeneration"] = 1;
+  pod["status"]["conditions"] = json::array({old});
+  EXPECT_EQ(dump(scheduling_failure_patch(pod, kube::kReasonUnschedulable, kFirstMessage,
+                                          std::nullopt, kLater)),
+            R"({"status":{"$setElementOrder/conditions":[{"type":"PodScheduled"}],"conditions":)"
+            R"([{"observedGeneration":2,"type":"PodScheduled"}]}})");
+}
+
 TEST(PodConditionPatch, OnlyTheChangedConditionIsSentAndTheOrderIsTheList) {
   json pod = pending_pod();
   pod["status"]["conditions"] = json::array({{{"type", "Ready"}, {"status", "False"}},
@@ -122,10 +143,11 @@ TEST(PodConditionPatch, OnlyTheChangedConditionIsSentAndTheOrderIsTheList) {
       R"({"type":"Initialized"}],"conditions":[{"message":"other","type":"PodScheduled"}]}})");
 }
 
-TEST(PodConditionPatch, FieldsOfANewerServerAndTimeSpellingsAreNotChanges) {
+TEST(PodConditionPatch, TimeSpellingsAreNotChanges) {
   json pod = pending_pod();
+  pod["metadata"]["generation"] = 3;
   json old = unschedulable_condition(kFirstMessage);
-  old["observedGeneration"] = 3;                            // not in a v1.28 PodCondition
+  old["observedGeneration"] = 3;                            // written for this generation
   old["lastTransitionTime"] = "2024-01-02T04:04:05+01:00";  // the same instant
   old.erase("lastProbeTime");                               // absent is null
   pod["status"]["conditions"] = json::array({old});

@@ -44,15 +44,18 @@ TEST(LiveVictimWrites, DisruptionTargetThenDeleteThenPreemptedEvent) {
   const Clock::time_point now = Clock::now();
   const auto patch = kube::disruption_target_patch(victim, "default-scheduler", now);
   ASSERT_TRUE(patch);
-  EXPECT_EQ(
-      patch->dump(),
-      R"({"status":{"$setElementOrder/conditions":[{"type":"PodScheduled"},)"
-      R"({"type":"DisruptionTarget"}],"conditions":[{"lastProbeTime":null,)"
-      R"("lastTransitionTime":")" +
-          kube::format_time(now) +
-          R"(","message":"default-scheduler: preempting to accommodate a higher priority )"
-          R"(pod","reason":"PreemptionByScheduler","status":"True","type":"DisruptionTarget"}]}})");
+  EXPECT_EQ(patch->dump(),
+            R"({"status":{"$setElementOrder/conditions":[{"type":"PodScheduled"},)"
+            R"({"type":"DisruptionTarget"}],"conditions":[{"lastProbeTime":null,)"
+            R"("lastTransitionTime":")" +
+                kube::format_time(now) +
+                R"(","message":"default-scheduler: preempting to accommodate a higher priority )"
+                R"(pod","observedGeneration":1,"reason":"PreemptionByScheduler","status":"True",)"
+                R"("type":"DisruptionTarget"}]}})");
   kube::send_pod_status_patch(client, victim, *patch);
+  // Written as computed: the same write again is no change.
+  EXPECT_EQ(kube::disruption_target_patch(client.get(pod_path("low")), "default-scheduler", now),
+            std::nullopt);
   client.remove(pod_path("low"));
 
   const json deleted = client.get(pod_path("low"));
@@ -68,7 +71,15 @@ TEST(LiveVictimWrites, DisruptionTargetThenDeleteThenPreemptedEvent) {
   EXPECT_EQ(condition_of(deleted, "PodScheduled")["status"], "True");
   EXPECT_EQ(deleted["status"]["qosClass"], victim["status"]["qosClass"]);
   EXPECT_EQ(deleted["spec"]["nodeName"], "node-1");
-  EXPECT_EQ(kube::disruption_target_patch(deleted, "default-scheduler", now), std::nullopt);
+  // The condition says which generation it was written for (PodObservedGenerationTracking, GA in
+  // v1.35); the graceful deletion made a new one, so writing it again would only say that.
+  EXPECT_EQ(target["observedGeneration"], 1);
+  ASSERT_EQ(deleted["metadata"]["generation"], 2);
+  const auto again = kube::disruption_target_patch(deleted, "default-scheduler", now);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->dump(), R"({"status":{"$setElementOrder/conditions":[{"type":"PodScheduled"},)"
+                           R"({"type":"DisruptionTarget"}],"conditions":[{"observedGeneration":2,)"
+                           R"("type":"DisruptionTarget"}]}})");
 
   kube::EventRecorder recorder(client);
   recorder.record(victim, "Normal", "Preempted", "Preempting", "Preempted by a pod on node node-1",

@@ -78,7 +78,7 @@ RandomCluster random_cluster(std::mt19937_64& rng) {
 }
 
 std::string chaos_profile(std::uint64_t seed, int rate, int parallelism) {
-  return "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
+  return "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
          "parallelism: " +
          std::to_string(parallelism) +
          "\nprofiles:\n- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n"

@@ -14,7 +14,7 @@ namespace {
 using scheduler::RunResult;
 
 std::string profile(const std::string& fault) {
-  return R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+  return R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: default-scheduler

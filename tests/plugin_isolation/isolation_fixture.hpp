@@ -18,7 +18,7 @@ inline std::string isolation_fixture(const std::string& fault) {
 
 // Fatal at every point it implements; PrioritySort sorts; DefaultBinder binds unless Fatal does.
 inline std::string fatal_profile(bool fatal_binds = false, const std::string& args_dir = {}) {
-  std::string yaml = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+  std::string yaml = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: default-scheduler

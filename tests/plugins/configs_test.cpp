@@ -136,7 +136,7 @@ TEST(ExampleConfigs, SchedulerConfigResolvesAgainstTheInstalledPlugins) {
   ASSERT_EQ(installed.catalog().count("ExampleFilter"), 1u);
   const Resolution r = config::resolve_profiles(
       config::load_configuration(example("scheduler-config.yaml")), installed.catalog());
-  EXPECT_EQ(r.configuration.api_version, "kubescheduler.config.k8s.io/v1beta3");
+  EXPECT_EQ(r.configuration.api_version, "kubescheduler.config.k8s.io/v1");
   EXPECT_THAT(profile_names(r), ElementsAre("default-scheduler", "gpu-scheduler"));
   expect_only_missing_default_warnings(r);
   expect_gpu_profile(profile(r, "gpu-scheduler"), installed.catalog());

@@ -59,7 +59,7 @@ TEST(NominatedPods, AHigherPriorityNomineeKeepsItsRoomFromLowerPods) {
   EXPECT_EQ(decision(r, "filler"),
             nlohmann::json::parse(R"({"pod": "default/filler", "profile": "default-scheduler",
       "result": "Unschedulable", "node": "",
-      "message": "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.."})"));
+      "message": "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."})"));
   EXPECT_EQ(decision(r, "reserved")["result"], "Unschedulable");
 }
 
@@ -92,7 +92,7 @@ TEST(NominatedPods, ANodeMustFitWithoutTheNomineeToo) {
   EXPECT_EQ(decision(r, "follower"),
             nlohmann::json::parse(R"({"pod": "default/follower", "profile": "default-scheduler",
       "result": "Unschedulable", "node": "",
-      "message": "0/1 nodes are available: 1 node(s) didn't match pod affinity rules. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.."})"));
+      "message": "0/1 nodes are available: 1 node(s) didn't match pod affinity rules. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."})"));
 }
 
 }  // namespace schedhost::testing::nominated_pods_test

@@ -32,7 +32,7 @@ TEST(PreemptionRun, APodDisruptionBudgetDecidesWhichNodeIsEmptied) {
     {"pod": "shop/web-1", "profile": "default-scheduler", "result": "Scheduled", "node": "node-3",
      "message": ""},
     {"pod": "shop/report-1", "profile": "default-scheduler", "result": "Unschedulable", "node": "",
-     "message": "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.."}],
+     "message": "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."}],
    "summary": {"scheduled": 2, "unschedulable": 1, "skipped": 0, "errors": 0, "preempted": 2}})"));
 }
 

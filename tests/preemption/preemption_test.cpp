@@ -40,7 +40,7 @@ std::vector<Decision> decisions(const RunResult& r) {
   return out;
 }
 
-const std::string kDefaultProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+const std::string kDefaultProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: default-scheduler
@@ -199,44 +199,147 @@ TEST_F(Preemption, UpstreamMessagesWhenItCannotHelp) {
                    "Unschedulable",
                    "",
                    "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, "
-                   "1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/2 nodes are "
-                   "available: 2 Preemption is not helpful for scheduling..",
+                   "1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: "
+                   "0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
                    {}},
           Decision{"default/huge",
                    "Unschedulable",
                    "",
-                   "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint "
-                   "{dedicated: gpu}. preemption: 0/2 nodes are available: 1 Insufficient cpu, 1 "
-                   "Preemption is not helpful for scheduling..",
+                   "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s)"
+                   ". no new claims to deallocate, preemption: 0/2 nodes are available: 2 "
+                   "Preemption is not helpful for scheduling.",
                    {}},
           Decision{"default/never",
                    "Unschedulable",
                    "",
-                   "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint "
-                   "{dedicated: gpu}. preemption: not eligible due to preemptionPolicy=Never..",
+                   "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s)"
+                   ". no new claims to deallocate, preemption: not eligible due to "
+                   "preemptionPolicy=Never.",
                    {}},
           Decision{"default/low",
                    "Unschedulable",
                    "",
-                   "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint "
-                   "{dedicated: gpu}. preemption: 0/2 nodes are available: 1 No preemption "
-                   "victims found for incoming pod, 1 Preemption is not helpful for scheduling..",
+                   "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s)"
+                   ". no new claims to deallocate, preemption: 0/2 nodes are available: 1 No "
+                   "preemption victims found for incoming pod, 1 Preemption is not helpful for "
+                   "scheduling.",
                    {}}));
 }
 
-TEST_F(Preemption, ATerminatingLowerPriorityPodOnTheNominatedNodeMeansWait) {
+// A pod being deleted (metadata.deletionTimestamp) on node-a, with the given status.conditions.
+std::string leaving(int priority, const std::string& conditions = "[]",
+                    const std::string& deletion = "deletionTimestamp: '2026-11-30T00:00:00Z', ") {
+  return "apiVersion: v1\nkind: Pod\nmetadata: {name: leaving, namespace: default, " + deletion +
+         "}\nspec: {nodeName: node-a, priority: " + std::to_string(priority) +
+         ", containers: [{name: c, image: x, resources: {requests: {cpu: '4'}}}]}\nstatus: "
+         "{phase: Running, conditions: " +
+         conditions + "}\n---\n";
+}
+const std::string kPreemptedByScheduler =
+    "[{type: DisruptionTarget, status: 'True', reason: PreemptionByScheduler, message: "
+    "'default-scheduler: preempting to accommodate a higher priority pod'}]";
+const std::string kHighNominatedToNodeA =
+    pod("high", 100, "2", "", "{}", "", "{nominatedNodeName: node-a}");
+const std::string kWaitsForThePreemption =
+    "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not "
+    "eligible due to a terminating pod on the nominated node.";
+
+// v1.35: a lower-priority pod on the nominated node that a scheduler is already preempting
+// (DisruptionTarget=True, reason PreemptionByScheduler) means the pod waits for it to go.
+TEST_F(Preemption, APodTheSchedulerIsPreemptingOnTheNominatedNodeMeansWait) {
   const RunResult r =
-      run(node("node-a") +
-          "apiVersion: v1\nkind: Pod\nmetadata: {name: leaving, deletionTimestamp: "
-          "'2026-11-30T00:00:00Z'}\nspec: {nodeName: node-a, priority: 1, containers: [{name: c, "
-          "image: x, resources: {requests: {cpu: '4'}}}]}\n---\n" +
-          pod("high", 100, "2", "", "{}", "", "{nominatedNodeName: node-a}"));
+      run(node("node-a") + leaving(1, kPreemptedByScheduler) + kHighNominatedToNodeA);
+  EXPECT_THAT(decisions(r), ElementsAre(Decision{
+                                "default/high", "Unschedulable", "", kWaitsForThePreemption, {}}));
+  // Only the first DisruptionTarget condition counts.
+  const std::string twice =
+      "[{type: Ready, status: 'False'}, {type: DisruptionTarget, status: 'True', reason: "
+      "PreemptionByScheduler}, {type: DisruptionTarget, status: 'False', reason: x}]";
+  EXPECT_EQ(run(node("node-a") + leaving(1, twice) + kHighNominatedToNodeA).pods.back().message,
+            kWaitsForThePreemption);
+}
+
+// v1.35 (unlike v1.28): a pod terminating for any other reason does not hold the pod back; it
+// preempts, and the terminating pod is the victim.
+TEST_F(Preemption, APodTerminatingForAnotherReasonDoesNotHoldThePreemptorBack) {
+  const std::vector<Decision> preempts{
+      Decision{"default/leaving",
+               "Preempted",
+               "node-a",
+               "Preempted by pod uid-default-high on node node-a",
+               {}},
+      Decision{"default/high", "Scheduled", "node-a", "", {"default/leaving"}}};
+  for (const std::string& conditions : {
+           std::string("[]"),
+           std::string("[{type: DisruptionTarget, status: 'True', reason: TerminationByKubelet}]"),
+           std::string(
+               "[{type: DisruptionTarget, status: 'False', reason: PreemptionByScheduler}]"),
+           std::string("[{type: DisruptionTarget, status: 'False', reason: x}, {type: "
+                       "DisruptionTarget, status: 'True', reason: PreemptionByScheduler}]"),
+       }) {
+    SCOPED_TRACE(conditions);
+    EXPECT_EQ(decisions(run(node("node-a") + leaving(1, conditions) + kHighNominatedToNodeA)),
+              preempts);
+  }
+  // The condition without a deletionTimestamp: not terminating.
+  EXPECT_EQ(decisions(run(node("node-a") + leaving(1, kPreemptedByScheduler, "") +
+                          kHighNominatedToNodeA)),
+            preempts);
+}
+
+// Only a pod of lower priority than the preemptor's holds it back.
+TEST_F(Preemption, APodOfEqualOrHigherPriorityBeingPreemptedDoesNotHoldItBack) {
+  for (int priority : {100, 200}) {
+    SCOPED_TRACE(priority);
+    EXPECT_THAT(
+        decisions(
+            run(node("node-a") + leaving(priority, kPreemptedByScheduler) + kHighNominatedToNodeA)),
+        ElementsAre(Decision{"default/high",
+                             "Unschedulable",
+                             "",
+                             "0/1 nodes are available: 1 Insufficient cpu. no new claims to "
+                             "deallocate, preemption: 0/1 nodes are available: 1 No preemption "
+                             "victims found for incoming pod.",
+                             {}}));
+  }
+}
+
+// A PreFilterResult (NodeAffinity's matchFields on metadata.name) keeps node-a out of Filter: it
+// is UnschedulableAndUnresolvable (upstream v1.35's NodeToStatus, for a node with no status of its
+// own), so the nominated node-a does not hold the pod back and is not a candidate; node-b is.
+const std::string kOnlyNodeB =
+    "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+    "[{matchFields: [{key: metadata.name, operator: In, values: [node-b]}]}]}}}";
+
+TEST_F(Preemption, ANominatedNodeOutsideThePreFilterResultDoesNotHoldThePodBack) {
+  const RunResult r =
+      run(node("node-a") + node("node-b") + leaving(1, kPreemptedByScheduler) +
+          pod("low-b", 1, "4", "node-b") +
+          pod("high", 100, "2", "", "{}", kOnlyNodeB, "{nominatedNodeName: node-a}"));
+  EXPECT_THAT(decisions(r),
+              ElementsAre(Decision{"default/low-b",
+                                   "Preempted",
+                                   "node-b",
+                                   "Preempted by pod uid-default-high on node node-b",
+                                   {}},
+                          Decision{"default/high", "Scheduled", "node-b", "", {"default/low-b"}}));
+}
+
+TEST_F(Preemption, NodesOutsideThePreFilterResultAreNotCandidates) {
+  // node-a has a victim to offer, but Filter never saw it; node-b has none.
+  const RunResult r =
+      run(node("node-a") + node("node-b") + pod("low-a", 1, "4", "node-a") +
+          pod("top-b", 1000, "4", "node-b") + pod("high", 100, "2", "", "{}", kOnlyNodeB));
+  // v1.35.4's words for it.
   EXPECT_THAT(decisions(r),
               ElementsAre(Decision{"default/high",
                                    "Unschedulable",
                                    "",
-                                   "0/1 nodes are available: 1 Insufficient cpu. preemption: not "
-                                   "eligible due to a terminating pod on the nominated node..",
+                                   "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't "
+                                   "satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, "
+                                   "preemption: 0/2 nodes are available: 1 No preemption victims "
+                                   "found for incoming pod, 1 Preemption is not helpful for "
+                                   "scheduling.",
                                    {}}));
 }
 
@@ -313,7 +416,7 @@ TEST_F(Preemption, ArgsAreValidatedWithUpstreamsMessages) {
 
 // With a queue in arrival order, a pod this run placed can become a victim: its one entry turns
 // into Preempted. A victim waiting at Permit is rejected there and unreserved.
-const std::string kFifoProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+const std::string kFifoProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: default-scheduler
@@ -381,7 +484,7 @@ TEST_F(Preemption, AVictimWaitingAtPermitIsRejectedAndUnreserved) {
 // A PostFilter plugin's nomination is checked before anything is evicted.
 TEST_F(Preemption, ABadNominationIsAnErrorForThatPodAndEvictsNothing) {
   auto profile = [](const std::string& args) {
-    return std::string(R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+    return std::string(R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: default-scheduler
@@ -528,24 +631,29 @@ TEST(PreemptionExtender, NoCandidateLeftOrAFailureIsThePostFilterMessage) {
     return r.pods.size() == 1 && r.pods[0].result == "Unschedulable" ? r.pods[0].message
                                                                      : "not one unschedulable pod";
   };
-  const std::string fit = "0/2 nodes are available: 2 Insufficient cpu. preemption: ";
+  // v1.35 appends PostFilter's message as it is. DynamicResources (before DefaultPreemption in
+  // the default profile) says its piece first, unless DefaultPreemption fails with an Error,
+  // whose message then stands alone.
+  const std::string fit = "0/2 nodes are available: 2 Insufficient cpu. ";
+  const std::string rejected = fit + "no new claims to deallocate, preemption: ";
+  const std::string failed = fit + "preemption: ";
   ext.answer("preempt", 200, R"({"NodeNameToMetaVictims": {}})");
-  EXPECT_EQ(message_with(), fit + "no candidate node for preemption.");
+  EXPECT_EQ(message_with(), rejected + "no candidate node for preemption");
   ext.answer("preempt", 200, "null");
-  EXPECT_EQ(message_with(), fit + "no candidate node for preemption.");
+  EXPECT_EQ(message_with(), rejected + "no candidate node for preemption");
 
   ext.answer("preempt", 500, "");
   EXPECT_EQ(message_with(),
-            fit + "failed preempt with extender at URL " + ext.url() + "/preempt, code 500.");
+            failed + "failed preempt with extender at URL " + ext.url() + "/preempt, code 500");
   ext.answer("preempt", 200,
              R"({"NodeNameToMetaVictims": {"node-a": {"Pods": [{"UID": "nope"}]}}})");
-  EXPECT_EQ(message_with(), fit + "extender: " + ext.url() +
+  EXPECT_EQ(message_with(), failed + "extender: " + ext.url() +
                                 " claims to preempt pod (UID: &{nope}) on node: node-a, but the "
-                                "pod is not found on that node.");
+                                "pod is not found on that node");
   ext.answer("preempt", 200, R"({"NodeNameToMetaVictims": {"node-z": {"Pods": []}}})");
-  EXPECT_EQ(message_with(), fit + "nodeinfo not found for node name \"node-z\".");
+  EXPECT_EQ(message_with(), failed + "nodeinfo not found for node name \"node-z\"");
   ext.answer("preempt", 200, R"({"NodeNameToMetaVictims": {"node-a": {"Pods": []}}})");
-  EXPECT_EQ(message_with(), fit + "expected at least one victim pod on node \"node-a\".");
+  EXPECT_EQ(message_with(), failed + "expected at least one victim pod on node \"node-a\"");
 
   // Ignorable: a failed extender is skipped, a node without victims dropped.
   ext.answer("preempt", 500, "");

@@ -1,6 +1,6 @@
-// ImageLocality (plugins/image_locality), the real built-in .so: the cases of upstream v1.28's
-// image_locality_test.go (inputs and expected scores), image name normalization, and v1.28's
-// regular-containers-only rule.
+// ImageLocality (plugins/image_locality), the real built-in .so: the cases of upstream v1.35's
+// image_locality_test.go (inputs and expected scores), image name normalization, and v1.35's
+// counting of init and sidecar containers.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -113,6 +113,15 @@ std::vector<ImageScoreCase> image_score_cases() {
        pod_with_images({"gcr.io/30", "gcr.io/40"}),
        {image_node("node1", node_20_30_40()), image_node("node2", node_4000_30())},
        {1, 0}},
+      // upstream v1.35's case: the init container's image counts, and so does the container.
+      // 100 * (300M * 1/2 - 23M) / (1000M * 2 - 23M) = 6; 100 * (30M/2 - 23M) / ... = 0
+      {"include InitContainers: two images spread on two nodes, prefer the larger image one",
+       PodBuilder("p")
+           .init_container(nullptr, "gcr.io/300")
+           .container(nullptr, "gcr.io/30")
+           .build(),
+       {image_node("node1", node_40_300_2000()), image_node("node2", node_20_30_40())},
+       {6, 0}},
       {"a pod without containers scores 0",
        PodBuilder("p").build(),
        {image_node("node1", node_4000_30())},
@@ -170,9 +179,9 @@ TEST_F(ImageLocalityTest, NormalizesImageNamesAsUpstream) {
   EXPECT_EQ(score("docker.io/library/root"), 0);  // no registry normalization
 }
 
-// v1.28 scores regular containers only (init and sidecar containers count from v1.30): 500M of
-// one container's 1000M: 100 * (500M - 23M) / (1000M - 23M) = 48.
-TEST_F(ImageLocalityTest, IgnoresInitAndSidecarContainers) {
+// v1.35 scores every container, init and sidecar containers too (v1.28: the regular ones only):
+// 300M + 200M + 500M of three containers' 3000M: 100 * (1000M - 23M) / (3000M - 23M) = 32.
+TEST_F(ImageLocalityTest, CountsInitAndSidecarContainers) {
   const auto plugin = create();
   const cluster::Snapshot snapshot(
       {image_node("node1", {image({"gcr.io/500:latest"}, 500), image({"gcr.io/300:latest"}, 300),
@@ -183,7 +192,7 @@ TEST_F(ImageLocalityTest, IgnoresInitAndSidecarContainers) {
                          .sidecar(nullptr, "gcr.io/200")
                          .container(nullptr, "gcr.io/500")
                          .build();
-  EXPECT_THAT(testing::prescore_and_score(*plugin, snapshot, *pod, false), ElementsAre(48));
+  EXPECT_THAT(testing::prescore_and_score(*plugin, snapshot, *pod, false), ElementsAre(32));
 }
 
 }  // namespace

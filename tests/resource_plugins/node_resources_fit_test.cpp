@@ -1,7 +1,7 @@
 // NodeResourcesFit (plugins/node_resources_fit), the real built-in .so: the cases of upstream
-// v1.28's fit_test.go, least_allocated_test.go, most_allocated_test.go and
-// requested_to_capacity_ratio_test.go (inputs and expected verdicts, reasons and scores), and
-// every args validation message of NewFit / ValidateNodeResourcesFitArgs.
+// v1.35's fit_test.go (v1.28's cases and the pod-level ones), least_allocated_test.go,
+// most_allocated_test.go and requested_to_capacity_ratio_test.go (inputs and expected verdicts,
+// reasons and scores), and every args validation message of NewFit / ValidateNodeResourcesFitArgs.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -109,6 +109,15 @@ FilterCase fails(std::string name, PodPtr pod, J existing, std::vector<std::stri
           std::move(args), SCHEDHOST_UNSCHEDULABLE, std::move(reasons)};
 }
 
+// v1.35: a request larger than the node's whole allocatable cannot be helped by preemption.
+FilterCase unresolvable(std::string name, PodPtr pod, J existing, std::vector<std::string> reasons,
+                        std::string args = "{}") {
+  FilterCase c = fails(std::move(name), std::move(pod), std::move(existing), std::move(reasons),
+                       std::move(args));
+  c.code = SCHEDHOST_UNSCHEDULABLE_AND_UNRESOLVABLE;
+  return c;
+}
+
 std::vector<FilterCase> filter_cases() {
   std::vector<FilterCase> cases = {
       fits("no resources requested always fits", pod().build(), res(10, 20)),
@@ -156,24 +165,24 @@ std::vector<FilterCase> filter_cases() {
       fits("extended resource fits for init container",
            pod().container(res(0, 0)).init_container(res(0, 0, scalar(kExtA, 1))).build(),
            res(0, 0)),
-      fails("extended resource capacity enforced",
-            pod().container(res(1, 1, scalar(kExtA, 10))).build(), res(0, 0, scalar(kExtA, 0)),
-            {"Insufficient example.com/aaa"}),
-      fails("extended resource capacity enforced for init container",
-            pod().container(res(0, 0)).init_container(res(1, 1, scalar(kExtA, 10))).build(),
-            res(0, 0, scalar(kExtA, 0)), {"Insufficient example.com/aaa"}),
+      unresolvable("extended resource capacity enforced",
+                   pod().container(res(1, 1, scalar(kExtA, 10))).build(),
+                   res(0, 0, scalar(kExtA, 0)), {"Insufficient example.com/aaa"}),
+      unresolvable("extended resource capacity enforced for init container",
+                   pod().container(res(0, 0)).init_container(res(1, 1, scalar(kExtA, 10))).build(),
+                   res(0, 0, scalar(kExtA, 0)), {"Insufficient example.com/aaa"}),
       fails("extended resource allocatable enforced",
             pod().container(res(1, 1, scalar(kExtA, 1))).build(), res(0, 0, scalar(kExtA, 5)),
             {"Insufficient example.com/aaa"}),
       fails("extended resource allocatable enforced for init container",
             pod().container(res(0, 0)).init_container(res(1, 1, scalar(kExtA, 1))).build(),
             res(0, 0, scalar(kExtA, 5)), {"Insufficient example.com/aaa"}),
-      fails("extended resource allocatable enforced for multiple containers",
-            pod()
-                .container(res(1, 1, scalar(kExtA, 3)))
-                .container(res(1, 1, scalar(kExtA, 3)))
-                .build(),
-            res(0, 0, scalar(kExtA, 2)), {"Insufficient example.com/aaa"}),
+      unresolvable("extended resource allocatable enforced for multiple containers",
+                   pod()
+                       .container(res(1, 1, scalar(kExtA, 3)))
+                       .container(res(1, 1, scalar(kExtA, 3)))
+                       .build(),
+                   res(0, 0, scalar(kExtA, 2)), {"Insufficient example.com/aaa"}),
       fits("extended resource allocatable admits multiple init containers",
            pod()
                .container(res(0, 0))
@@ -181,37 +190,39 @@ std::vector<FilterCase> filter_cases() {
                .init_container(res(1, 1, scalar(kExtA, 3)))
                .build(),
            res(0, 0, scalar(kExtA, 2))),
-      fails("extended resource allocatable enforced for multiple init containers",
-            pod()
-                .container(res(0, 0))
-                .init_container(res(1, 1, scalar(kExtA, 6)))
-                .init_container(res(1, 1, scalar(kExtA, 3)))
-                .build(),
-            res(0, 0, scalar(kExtA, 2)), {"Insufficient example.com/aaa"}),
-      fails("extended resource allocatable enforced for unknown resource",
-            pod().container(res(1, 1, scalar(kExtB, 1))).build(), res(0, 0),
-            {"Insufficient example.com/bbb"}),
-      fails("extended resource allocatable enforced for unknown resource for init container",
-            pod().container(res(0, 0)).init_container(res(1, 1, scalar(kExtB, 1))).build(),
-            res(0, 0), {"Insufficient example.com/bbb"}),
-      fails("kubernetes.io resource capacity enforced",
-            pod().container(res(1, 1, scalar(kK8sIoA, 10))).build(), res(0, 0),
-            {"Insufficient kubernetes.io/something"}),
-      fails("kubernetes.io resource capacity enforced for init container",
-            pod().container(res(0, 0)).init_container(res(1, 1, scalar(kK8sIoB, 10))).build(),
-            res(0, 0), {"Insufficient subdomain.kubernetes.io/something"}),
-      fails("hugepages resource capacity enforced",
-            pod().container(res(1, 1, scalar(kHugePageA, 10))).build(),
-            res(0, 0, scalar(kHugePageA, 0)), {"Insufficient hugepages-2Mi"}),
-      fails("hugepages resource capacity enforced for init container",
-            pod().container(res(0, 0)).init_container(res(1, 1, scalar(kHugePageA, 10))).build(),
-            res(0, 0, scalar(kHugePageA, 0)), {"Insufficient hugepages-2Mi"}),
-      fails("hugepages resource allocatable enforced for multiple containers",
-            pod()
-                .container(res(1, 1, scalar(kHugePageA, 3)))
-                .container(res(1, 1, scalar(kHugePageA, 3)))
-                .build(),
-            res(0, 0, scalar(kHugePageA, 2)), {"Insufficient hugepages-2Mi"}),
+      unresolvable("extended resource allocatable enforced for multiple init containers",
+                   pod()
+                       .container(res(0, 0))
+                       .init_container(res(1, 1, scalar(kExtA, 6)))
+                       .init_container(res(1, 1, scalar(kExtA, 3)))
+                       .build(),
+                   res(0, 0, scalar(kExtA, 2)), {"Insufficient example.com/aaa"}),
+      unresolvable("extended resource allocatable enforced for unknown resource",
+                   pod().container(res(1, 1, scalar(kExtB, 1))).build(), res(0, 0),
+                   {"Insufficient example.com/bbb"}),
+      unresolvable("extended resource allocatable enforced for unknown resource for init container",
+                   pod().container(res(0, 0)).init_container(res(1, 1, scalar(kExtB, 1))).build(),
+                   res(0, 0), {"Insufficient example.com/bbb"}),
+      unresolvable("kubernetes.io resource capacity enforced",
+                   pod().container(res(1, 1, scalar(kK8sIoA, 10))).build(), res(0, 0),
+                   {"Insufficient kubernetes.io/something"}),
+      unresolvable(
+          "kubernetes.io resource capacity enforced for init container",
+          pod().container(res(0, 0)).init_container(res(1, 1, scalar(kK8sIoB, 10))).build(),
+          res(0, 0), {"Insufficient subdomain.kubernetes.io/something"}),
+      unresolvable("hugepages resource capacity enforced",
+                   pod().container(res(1, 1, scalar(kHugePageA, 10))).build(),
+                   res(0, 0, scalar(kHugePageA, 0)), {"Insufficient hugepages-2Mi"}),
+      unresolvable(
+          "hugepages resource capacity enforced for init container",
+          pod().container(res(0, 0)).init_container(res(1, 1, scalar(kHugePageA, 10))).build(),
+          res(0, 0, scalar(kHugePageA, 0)), {"Insufficient hugepages-2Mi"}),
+      unresolvable("hugepages resource allocatable enforced for multiple containers",
+                   pod()
+                       .container(res(1, 1, scalar(kHugePageA, 3)))
+                       .container(res(1, 1, scalar(kHugePageA, 3)))
+                       .build(),
+                   res(0, 0, scalar(kHugePageA, 2)), {"Insufficient hugepages-2Mi"}),
       fits("skip checking ignored extended resource",
            pod().container(res(1, 1, scalar(kExtB, 1))).build(), res(0, 0),
            R"({"ignoredResources": ["example.com/bbb"]})"),
@@ -221,30 +232,30 @@ std::vector<FilterCase> filter_cases() {
       fails("requests + overhead does not fit for memory",
             pod().container(res(1, 1)).overhead({{"cpu", "1m"}, {"memory", "15"}}).build(),
             res(5, 5), {"Insufficient memory"}),
-      fails("skip checking ignored extended resource via resource groups",
-            pod().container(res(1, 1, {{kExtB, 1}, {kK8sIoA, 1}})).build(), res(0, 0),
-            {"Insufficient kubernetes.io/something"},
-            R"({"ignoredResourceGroups": ["example.com"]})"),
+      unresolvable("skip checking ignored extended resource via resource groups",
+                   pod().container(res(1, 1, {{kExtB, 1}, {kK8sIoA, 1}})).build(), res(0, 0),
+                   {"Insufficient kubernetes.io/something"},
+                   R"({"ignoredResourceGroups": ["example.com"]})"),
       fits("skip checking extended resource request with quantity zero via resource groups",
            pod().container(res(1, 1, scalar(kExtA, 0))).build(), res(0, 0, scalar(kExtA, 6))),
       fits("skip checking resource request with quantity zero",
            pod().container(J{{kExtA, "1"}}).build(), res(20, 30, scalar(kExtA, 1))),
       // upstream TestStorageRequests
       fits("empty storage requested, and pod fits", pod().container(res(1, 1)).build(), res(2, 10)),
-      fails("storage ephemeral local storage request exceeds allocatable",
-            pod().container(J{{"ephemeral-storage", "25"}}).build(), res(2, 2),
-            {"Insufficient ephemeral-storage"}),
+      unresolvable("storage ephemeral local storage request exceeds allocatable",
+                   pod().container(J{{"ephemeral-storage", "25"}}).build(), res(2, 2),
+                   {"Insufficient ephemeral-storage"}),
       fits("ephemeral local storage is sufficient",
            pod().container(J{{"ephemeral-storage", "5"}}).build(),
            res(2, 2, scalar("ephemeral-storage", 10))),
       fits("storage pod fits", pod().container(J{{"ephemeral-storage", "10"}}).build(), res(2, 2)),
       // Beyond upstream's table: every reason at once, in upstream's order.
-      fails("every reason at once",
-            pod().container(res(11, 21, {{"ephemeral-storage", 21}, {kExtA, 6}})).build(),
-            res(0, 0),
-            {"Insufficient cpu", "Insufficient memory", "Insufficient ephemeral-storage",
-             "Insufficient example.com/aaa"}),
-      fails(
+      unresolvable("every reason at once",
+                   pod().container(res(11, 21, {{"ephemeral-storage", 21}, {kExtA, 6}})).build(),
+                   res(0, 0),
+                   {"Insufficient cpu", "Insufficient memory", "Insufficient ephemeral-storage",
+                    "Insufficient example.com/aaa"}),
+      unresolvable(
           "native kubernetes.io resources cannot be ignored",
           pod().container(res(1, 1, scalar(kK8sIoA, 1))).build(), res(0, 0),
           {"Insufficient kubernetes.io/something"},
@@ -254,9 +265,9 @@ std::vector<FilterCase> filter_cases() {
       fits("sidecar requests are accounted, fits",
            pod().container(res(1, 1)).sidecar(res(2, 1)).init_container(res(8, 1)).build(),
            res(0, 0)),
-      fails("sidecar requests are accounted, does not fit",
-            pod().sidecar(res(2, 1)).init_container(res(9, 1)).build(), res(0, 0),
-            {"Insufficient cpu"}),
+      unresolvable("sidecar requests are accounted, does not fit",
+                   pod().sidecar(res(2, 1)).init_container(res(9, 1)).build(), res(0, 0),
+                   {"Insufficient cpu"}),
   };
   // upstream TestNotEnoughRequests: allocatable pods 1 and one pod already there.
   auto too_many = [](std::string name, PodPtr p, J existing,

@@ -196,9 +196,8 @@ TEST_F(Cycle, PreFilterRejectionThenPostFilterMessage) {
   const RunResult r = harness_.run(profile, nodes({"node-a", "node-b"}) + pod_yaml("web"));
   const PodResult& p = only(r);
   EXPECT_EQ(p.result, "Unschedulable");
-  EXPECT_EQ(
-      p.message,
-      "0/2 nodes are available: pod is too big. preemption: not helpful, saw 2 failed nodes.");
+  EXPECT_EQ(p.message,
+            "0/2 nodes are available: pod is too big. preemption: not helpful, saw 2 failed nodes");
   EXPECT_THAT(verdict_codes(p), ElementsAre("node-a:UnschedulableAndUnresolvable",
                                             "node-b:UnschedulableAndUnresolvable"));
 }
@@ -425,7 +424,7 @@ TEST_F(Cycle, DefaultPluginsCountInParallelYetDecideAsASequentialRun) {
     cluster += pod_yaml("db-" + std::to_string(i), "  labels: {app: db}\n", anti);
   auto decisions = [&](int parallelism) {
     const std::string profile =
-        "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
         "parallelism: " +
         std::to_string(parallelism) + "\nprofiles:\n- schedulerName: default-scheduler\n";
     std::vector<std::string> out;
@@ -440,8 +439,9 @@ TEST_F(Cycle, DefaultPluginsCountInParallelYetDecideAsASequentialRun) {
             120);
   EXPECT_EQ(sequential.back(),
             "default/db-99 Unschedulable  0/90 nodes are available: 90 node(s) didn't match pod "
-            "anti-affinity rules. preemption: 0/90 nodes are available: 90 No preemption victims "
-            "found for incoming pod..");  // upstream's own double period
+            "anti-affinity rules. no new claims to deallocate, preemption: 0/90 nodes are "
+            "available: 90 No preemption victims "
+            "found for incoming pod.");
   EXPECT_EQ(decisions(16), sequential);
 }
 

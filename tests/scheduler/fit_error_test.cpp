@@ -21,24 +21,24 @@ TEST(FitError, CountsEachReasonAndSortsTheLinesAsStrings) {
   std::vector<Status> statuses;
   for (int i = 0; i < 10; ++i)
     statuses.push_back(unschedulable({"Insufficient cpu"}));
-  statuses.push_back(unschedulable({"node(s) had untolerated taint {k: v}"}));
-  statuses.push_back(unschedulable({"node(s) had untolerated taint {k: v}"}));
+  statuses.push_back(unschedulable({"node(s) had untolerated taint(s)"}));
+  statuses.push_back(unschedulable({"node(s) had untolerated taint(s)"}));
   statuses.push_back(unschedulable({"Insufficient cpu", "Insufficient memory"}));
   EXPECT_EQ(fit_error_message(13, "", statuses, ""),
             "0/13 nodes are available: 1 Insufficient memory, 11 Insufficient cpu, 2 node(s) had "
-            "untolerated taint {k: v}.");
+            "untolerated taint(s).");
 }
 
 TEST(FitError, PreFilterMessageReplacesTheHistogramAndPostFilterIsAppended) {
   const std::vector<Status> statuses(3, unschedulable({"ignored"}));
   EXPECT_EQ(fit_error_message(3, "pod has unbound PVCs", statuses, ""),
             "0/3 nodes are available: pod has unbound PVCs.");
-  EXPECT_EQ(fit_error_message(
-                1, "", {unschedulable({"node(s) had untolerated taint {owner: oortcloud}"})},
-                "preemption: 0/1 nodes are available: 1 Preemption is not helpful for "
-                "scheduling."),
-            "0/1 nodes are available: 1 node(s) had untolerated taint {owner: oortcloud}. "
-            "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling..");
+  EXPECT_EQ(
+      fit_error_message(1, "", {unschedulable({"node(s) had untolerated taint(s)"})},
+                        "preemption: 0/1 nodes are available: 1 Preemption is not helpful for "
+                        "scheduling."),
+      "0/1 nodes are available: 1 node(s) had untolerated taint(s). "
+      "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
   EXPECT_EQ(fit_error_message(0, "", {}, ""), "0/0 nodes are available:");
 }
 

@@ -19,7 +19,7 @@ namespace schedhost::testing {
 // `plugins` (YAML lines at the indentation of `plugins:` members, then pluginConfig) added.
 inline std::string profile_with(const std::string& plugins,
                                 const std::string& bind = "[{name: DefaultBinder}]") {
-  return "apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+  return "apiVersion: kubescheduler.config.k8s.io/v1\n"
          "kind: KubeSchedulerConfiguration\n"
          "profiles:\n"
          "- schedulerName: default-scheduler\n"

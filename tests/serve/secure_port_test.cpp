@@ -180,7 +180,8 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
   fit_ok["status"] = "Success";
   EXPECT_EQ(sample(families, "scheduler_plugin_execution_duration_seconds_count", fit_ok), 3);
   json fit_rejected = fit_filter;
-  fit_rejected["status"] = "Unschedulable";
+  // Larger than any node's allocatable: v1.35 rejects it as UnschedulableAndUnresolvable.
+  fit_rejected["status"] = "UnschedulableAndUnresolvable";
   EXPECT_GE(sample(families, "scheduler_plugin_execution_duration_seconds_count", fit_rejected), 1);
   EXPECT_EQ(
       sample(families, "scheduler_pod_scheduling_sli_duration_seconds_count", {{"attempts", "1"}}),

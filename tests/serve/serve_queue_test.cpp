@@ -89,8 +89,7 @@ TEST(ServeQueue, APodAThirdPartyPluginRejectedIsTriedAgainWhenTheLabelItWaitsFor
   // The default profile plus GpuLabelFilter (tests/live_cache/fixtures/event_plugins.cpp): it
   // registers node adds and label changes, and its hint queues a pod only when the node now has
   // accelerator=gpu.
-  const std::string config =
-      dir.write("profile.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+  const std::string config = dir.write("profile.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: default-scheduler

@@ -1,5 +1,6 @@
 // PodTopologySpread's args (upstream's ValidatePodTopologySpreadArgs messages), the SDK's
-// topology helpers, and one end-to-end `schedhost run` spreading replicas across three zones.
+// topology helpers, and end-to-end `schedhost run`s: replicas spread across three zones, and
+// pods with two constraints on one topology key (counted per constraint, as upstream 1.35).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <schedhost/k8s/label_selector.hpp>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "support/fixtures.hpp"
@@ -218,8 +220,9 @@ TEST(PodTopologySpreadRun, SpreadsReplicasAcrossThreeZones) {
       EXPECT_EQ(p.at("result"), "Unschedulable");
       EXPECT_EQ(p.at("message"),
                 "0/6 nodes are available: 6 node(s) didn't match pod topology spread constraints "
-                "(missing required label). preemption: 0/6 nodes are available: 6 Preemption is "
-                "not helpful for scheduling..");
+                "(missing required label). no new claims to deallocate, preemption: 0/6 nodes are "
+                "available: 6 Preemption is "
+                "not helpful for scheduling.");
       continue;
     }
     ASSERT_EQ(p.at("result"), "Scheduled") << p.dump();
@@ -231,6 +234,136 @@ TEST(PodTopologySpreadRun, SpreadsReplicasAcrossThreeZones) {
   EXPECT_EQ(per_zone, (std::map<std::string, int>{{"zone-a", 3}, {"zone-b", 3}, {"zone-c", 3}}));
   EXPECT_EQ(out.at("summary").at("scheduled"), 7);
   EXPECT_EQ(out.at("summary").at("unschedulable"), 1);
+}
+
+// Two DoNotSchedule constraints on topology.kubernetes.io/zone with different selectors. Counted
+// per constraint (upstream 1.35), app=a is 2/0 over z1/z2 and app=b 0/2: the pod (app=a) would
+// skew app=a in z1 (2 + 1 - 0 > 1) and app=b in z2 (2 + 0 - 0 > 1), so it fits nowhere. The real
+// kube-scheduler v1.35.4 leaves it unschedulable with "0/2 nodes are available: 2 node(s) didn't
+// match pod topology spread constraints." 1.28's one count per key (the last constraint's,
+// app=b: 0/2) let it bind to z1.
+TEST(PodTopologySpreadRun, TwoDoNotScheduleConstraintsOnTheZoneKeyAreCheckedEachOnItsOwn) {
+  testing::ScratchDir dir;
+  std::string cluster;
+  for (const char* zone : {"z1", "z2"}) {
+    cluster += std::string("apiVersion: v1\nkind: Node\nmetadata: {name: ") + zone +
+               ", labels: {kubernetes.io/hostname: " + zone +
+               ", topology.kubernetes.io/zone: " + zone +
+               "}}\nstatus: {allocatable: {cpu: \"4\", memory: 4Gi, pods: \"110\"}, capacity: "
+               "{cpu: \"4\", memory: 4Gi, pods: \"110\"}}\n---\n";
+  }
+  for (const char* name : {"a1", "a2", "b1", "b2"}) {
+    cluster += std::string("apiVersion: v1\nkind: Pod\nmetadata: {name: ") + name +
+               ", namespace: default, labels: {app: " + std::string(1, name[0]) +
+               "}}\nspec: {nodeName: " + (name[0] == 'a' ? "z1" : "z2") +
+               ", containers: [{name: c, image: x}]}\n---\n";
+  }
+  cluster +=
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: spread-dup-key, namespace: default, labels: "
+      "{app: a}}\nspec:\n  topologySpreadConstraints:\n"
+      "  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {app: a}}}\n"
+      "  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {app: b}}}\n"
+      "  containers: [{name: c, image: x}]\n";
+  const std::string cluster_path = dir.file("cluster.yaml");
+  std::ofstream(cluster_path) << cluster;
+
+  const testing::ProcessResult r = testing::run_schedhost(
+      {"run", "--config", std::string(SCHEDHOST_SOURCE_DIR) + "/configs/default-profile.yaml",
+       "--cluster", cluster_path, "-o", "json", "--seed", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json out = Json::parse(r.out);
+  ASSERT_EQ(out.at("pods").size(), 1U) << out.dump();
+  const Json& pod = out.at("pods")[0];
+  EXPECT_EQ(pod.at("pod"), "default/spread-dup-key");
+  EXPECT_EQ(pod.at("result"), "Unschedulable") << pod.dump();
+  EXPECT_THAT(pod.at("message").get<std::string>(),
+              ::testing::StartsWith("0/2 nodes are available: 2 node(s) didn't match pod "
+                                    "topology spread constraints. "));
+  EXPECT_EQ(out.at("summary").at("unschedulable"), 1);
+}
+
+// Pods with hard and soft constraints sharing the zone key, scheduled one after the other: the
+// per-constraint counts kept from pod to pod and caught up from the snapshot's journal decide
+// exactly what recounting everything for each pod decides (a host without the journal,
+// SCHEDHOST_EMULATE_ABI_MINOR=1). With maxSkew 1 for app=a and 2 for app=b, 31 of the 40
+// pending pods bind before the cpu runs out; with 1 and 1 the spread constraints leave 38
+// unschedulable. (The real kube-scheduler v1.35.4 binds the same pods of this cluster.)
+TEST(PodTopologySpreadRun, KeptPerConstraintCountsDecideAsARecount) {
+  auto cluster = [](int skew_a, int skew_b) {
+    std::string out;
+    for (int i = 0; i < 9; ++i) {
+      const std::string name = "node-" + std::to_string(i);
+      out += "apiVersion: v1\nkind: Node\nmetadata: {name: ";
+      out += name;
+      out += ", labels: {kubernetes.io/hostname: ";
+      out += name;
+      out += ", topology.kubernetes.io/zone: zone-";
+      out += std::to_string(i % 3);
+      out += "}}\nstatus: {allocatable: {cpu: \"2\", memory: 8Gi, pods: \"110\"}}\n---\n";
+    }
+    // A pinned pod asks for zone-0 and counts every zone (nodeAffinityPolicy Ignore).
+    auto pod = [&](const std::string& name, const char* app, const std::string& node, bool pinned) {
+      std::string p = "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
+                      ", namespace: shop, labels: {app: " + app + "}}\nspec:\n";
+      if (!node.empty()) p += "  nodeName: " + node + "\n";
+      if (pinned) p += "  nodeSelector: {topology.kubernetes.io/zone: zone-0}\n";
+      p += "  topologySpreadConstraints:\n";
+      for (const auto& [selected, skew] : {std::pair{"a", skew_a}, std::pair{"b", skew_b}}) {
+        p += "  - {maxSkew: " + std::to_string(skew) +
+             ", topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, "
+             "labelSelector: {matchLabels: {app: " +
+             selected + "}}" + (pinned ? ", nodeAffinityPolicy: Ignore" : "") + "}\n";
+        p += std::string(
+                 "  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, "
+                 "whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: ") +
+             selected + "}}}\n";
+      }
+      p += "  containers: [{name: c, image: x, resources: {requests: {cpu: 500m}}}]\n---\n";
+      return p;
+    };
+    // app=a starts 3/0/0 over the zones, app=b 0/0/2.
+    out += pod("a-0", "a", "node-0", false) + pod("a-1", "a", "node-3", false) +
+           pod("a-2", "a", "node-6", false) + pod("b-0", "b", "node-2", false) +
+           pod("b-1", "b", "node-5", false);
+    for (int i = 0; i < 40; ++i) {
+      out += pod("pending-" + std::to_string(i), i % 3 == 2 ? "b" : "a", "", i % 4 == 3);
+    }
+    return out;
+  };
+  struct Variant {
+    int skew_a;
+    int skew_b;
+    int scheduled;
+  };
+  for (const Variant& v : {Variant{1, 2, 31}, Variant{1, 1, 2}}) {
+    const auto [skew_a, skew_b, scheduled] = v;
+    SCOPED_TRACE("maxSkew " + std::to_string(skew_a) + "/" + std::to_string(skew_b));
+    testing::ScratchDir dir;
+    const std::string cluster_path = dir.file("cluster.yaml");
+    std::ofstream(cluster_path) << cluster(skew_a, skew_b);
+    const std::vector<std::string> args = {
+        "run",
+        "--config",
+        std::string(SCHEDHOST_SOURCE_DIR) + "/configs/default-profile.yaml",
+        "--cluster",
+        cluster_path,
+        "-o",
+        "json",
+        "--explain",
+        "--seed",
+        "1"};
+    const testing::ProcessResult kept = testing::run_schedhost(args);
+    const testing::ProcessResult recounted =
+        testing::run_schedhost(args, {"SCHEDHOST_EMULATE_ABI_MINOR=1"});
+    ASSERT_EQ(kept.exit_code, 0) << kept.err;
+    ASSERT_EQ(recounted.exit_code, 0) << recounted.err;
+    const Json out = Json::parse(kept.out);
+    EXPECT_EQ(out, Json::parse(recounted.out));
+    EXPECT_EQ(out.at("summary").at("scheduled"), scheduled);
+    EXPECT_EQ(out.at("summary").at("unschedulable"), 40 - scheduled);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // PodTopologySpread PreFilter / AddPod / RemovePod / Filter, with the cases of upstream's
-// filtering_test.go (kubernetes 1.28 pkg/scheduler/framework/plugins/podtopologyspread): exact
-// codes and reasons per node.
+// filtering_test.go (kubernetes 1.28 pkg/scheduler/framework/plugins/podtopologyspread, and the
+// 1.35 cases whose constraints share a topology key): exact codes and reasons per node.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -324,6 +324,107 @@ TEST_F(PodTopologySpreadFilter, MultipleConstraints) {
             (std::vector<std::string>{kOk, kNoLabel, kOk}));
 }
 
+// Upstream 1.35 keeps the Filter state per constraint (TpValueToMatchNum[i], CriticalPaths[i]):
+// two constraints on one topology key are counted and checked each with its own selector. 1.28
+// kept one count per key (the last constraint's), which the expectations below would not meet.
+TEST_F(PodTopologySpreadFilter, ConstraintsSharingATopologyKey) {
+  // node-a, node-b in zone1; node-x, node-y in zone2; hostnames under the key "node".
+  const std::vector<NodePtr> nodes = {make_node("node-a", {{"zone", "zone1"}, {"node", "node-a"}}),
+                                      make_node("node-b", {{"zone", "zone1"}, {"node", "node-b"}}),
+                                      make_node("node-x", {{"zone", "zone2"}, {"node", "node-x"}}),
+                                      make_node("node-y", {{"zone", "zone2"}, {"node", "node-y"}})};
+  const Json zone_foo = spread(1, "zone", "DoNotSchedule", kFoo);
+  const Json zone_bar = spread(1, "zone", "DoNotSchedule", kBar);
+  const std::vector<FilterCase> cases = {
+      // upstream TestPreFilterState "two spreadConstraints with the same topologyKey": the state
+      // is TpValueToMatchNum [{zone1: 2, zone2: 1}, {zone1: 1, zone2: 3}], CriticalPaths
+      // [{zone2 1, zone1 2}, {zone1 1, zone2 3}]. So foo rules out zone1 (2 + 1 - 1) and bar
+      // zone2 (3 + 1 - 1). (1.28, counting bar for both: node-a and node-b fit.)
+      {"two spreadConstraints with the same topologyKey",
+       make_pod("p").label("foo").label("bar").constraint(zone_foo).constraint(zone_bar).obj(),
+       nodes,
+       {make_pod("p-a1").node("node-a").label("foo").label("bar").obj(),
+        make_pod("p-b1").node("node-b").label("foo").obj(),
+        make_pod("p-x1").node("node-x").label("bar").obj(),
+        make_pod("p-y1").node("node-y").label("foo").label("bar").obj(),
+        make_pod("p-y2").node("node-y").label("bar").obj()},
+       {kSkew, kSkew, kSkew, kSkew}},
+      // upstream TestPreFilterState "soft spreadConstraints should be bypassed": a ScheduleAnyway
+      // constraint on the same key as a DoNotSchedule one does not count. State: zone
+      // {zone1: 3, zone2: 4}, node {node-a: 2, node-b: 1, node-y: 4}.
+      {"soft spreadConstraints should be bypassed",
+       make_pod("p")
+           .label("foo")
+           .constraint(spread(1, "zone", "ScheduleAnyway", kFoo))
+           .constraint(zone_foo)
+           .constraint(spread(1, "node", "ScheduleAnyway", kFoo))
+           .constraint(spread(1, "node", "DoNotSchedule", kFoo))
+           .obj(),
+       {nodes[0], nodes[1], nodes[3]},
+       concat({foo_pods("node-a", "p-a", 2), foo_pods("node-b", "p-b", 1),
+               foo_pods("node-y", "p-y", 4)}),
+       {kSkew, kOk, kSkew}},
+      // upstream TestMultipleConstraints "two Constraints on zone, spreads = [3/3, 2/1]": bar
+      // (2/1) allows zone2 only, foo (3/3) any zone. (1.28, counting foo for both: all fit.)
+      {"two Constraints on zone, spreads = [3/3, 2/1]",
+       make_pod("p").label("foo").label("bar").constraint(zone_bar).constraint(zone_foo).obj(),
+       nodes,
+       {make_pod("p-a1").node("node-a").label("foo").label("bar").obj(),
+        make_pod("p-a2").node("node-a").label("foo").obj(),
+        make_pod("p-b1").node("node-b").label("foo").label("bar").obj(),
+        make_pod("p-y1").node("node-y").label("foo").obj(),
+        make_pod("p-y2").node("node-y").label("foo").label("bar").obj(),
+        make_pod("p-y3").node("node-y").label("foo").obj()},
+       {kSkew, kSkew, kOk, kOk}},
+      // upstream TestMultipleConstraints "two Constraints on zone, spreads = [3/4, 2/1]": bar
+      // allows zone2 only, foo (3/4) zone1 only: no node. (1.28: node-a and node-b fit.)
+      {"two Constraints on zone, spreads = [3/4, 2/1]",
+       make_pod("p").label("foo").label("bar").constraint(zone_bar).constraint(zone_foo).obj(),
+       nodes,
+       {make_pod("p-a1").node("node-a").label("foo").label("bar").obj(),
+        make_pod("p-a2").node("node-a").label("foo").obj(),
+        make_pod("p-b1").node("node-b").label("foo").label("bar").obj(),
+        make_pod("p-y1").node("node-y").label("foo").obj(),
+        make_pod("p-y2").node("node-y").label("foo").label("bar").obj(),
+        make_pod("p-y3").node("node-y").label("foo").obj(),
+        make_pod("p-y4").node("node-y").label("foo").obj()},
+       {kSkew, kSkew, kSkew, kSkew}},
+  };
+  for (const FilterCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(run(c), c.want);
+  }
+}
+
+// minDomains compares with the constraint's own number of domains (upstream 1.35
+// len(TpValueToMatchNum[i])): two constraints on zone whose node inclusion policies count
+// different nodes have different numbers of domains.
+TEST_F(PodTopologySpreadFilter, MinDomainsPerConstraintOnASharedKey) {
+  // node-a, node-b (zone1) are in the pool the pod's nodeSelector asks for; node-x, node-y
+  // (zone2) are not.
+  const std::vector<NodePtr> nodes = {make_node("node-a", {{"zone", "zone1"}, {"pool", "p"}}),
+                                      make_node("node-b", {{"zone", "zone1"}, {"pool", "p"}}),
+                                      make_node("node-x", {{"zone", "zone2"}}),
+                                      make_node("node-y", {{"zone", "zone2"}})};
+  // foo, nodeAffinityPolicy Honor: counts zone1 only, {zone1: 1}: 1 domain < minDomains 2, so
+  // the global minimum is 0 and zone1 is out (1 + 1 - 0 > 1). bar, Ignore: {zone1: 1, zone2:
+  // 1}, every zone fits. (1.28 counted 2 domains for the key zone, minimum 1: every node fit.)
+  const PodPtr pod =
+      make_pod("p")
+          .label("foo")
+          .label("bar")
+          .spec("nodeSelector", {{"pool", "p"}})
+          .constraint(spread(1, "zone", "DoNotSchedule", kFoo, {{"minDomains", 2}}))
+          .constraint(spread(1, "zone", "DoNotSchedule", kBar, {{"nodeAffinityPolicy", "Ignore"}}))
+          .obj();
+  const std::vector<PodPtr> existing = {make_pod("p-a1").node("node-a").label("foo").obj(),
+                                        make_pod("p-a2").node("node-a").label("bar").obj(),
+                                        make_pod("p-x1").node("node-x").label("foo").obj(),
+                                        make_pod("p-x2").node("node-x").label("bar").obj()};
+  EXPECT_EQ(run({"minDomains per constraint", pod, nodes, existing, {}}),
+            (std::vector<std::string>{kSkew, kSkew, kOk, kOk}));
+}
+
 TEST_F(PodTopologySpreadFilter, PreFilterSkipsWithoutHardConstraints) {
   auto plugin = harness_.create("PodTopologySpread", "{}");
   {
@@ -414,6 +515,51 @@ TEST_F(PodTopologySpreadFilter, AddPodAndRemovePodUpdateAClonedState) {
     EXPECT_EQ(runner.filter_all(*copy), (std::vector<std::string>{kSkew, kOk, kSkew, kSkew}));
     EXPECT_EQ(runner.update(*copy, *added, "node-y", false).code, kSuccess);
     EXPECT_EQ(runner.filter_all(*copy), before);
+  }
+}
+
+// AddPod / RemovePod move only the counts of the constraints whose selector matches the pod
+// (upstream 1.35 updateWithPod: TpValueToMatchNum[i], CriticalPaths[i]), also when two
+// constraints share the topology key.
+TEST_F(PodTopologySpreadFilter, AddPodAndRemovePodPerConstraintOnASharedKey) {
+  auto plugin = harness_.create("PodTopologySpread", "{}");
+  const PodPtr pod = make_pod("p")
+                         .label("foo")
+                         .label("bar")
+                         .constraint(spread(1, "zone", "DoNotSchedule", kFoo))
+                         .constraint(spread(1, "zone", "DoNotSchedule", kBar))
+                         .obj();
+  // As "two spreadConstraints with the same topologyKey": foo {zone1: 2, zone2: 1}, bar
+  // {zone1: 1, zone2: 3}, so no node fits.
+  const std::vector<PodPtr> existing = {
+      make_pod("p-a1").node("node-a").label("foo").label("bar").obj(),
+      make_pod("p-b1").node("node-b").label("foo").obj(),
+      make_pod("p-x1").node("node-x").label("bar").obj(),
+      make_pod("p-y1").node("node-y").label("foo").label("bar").obj(),
+      make_pod("p-y2").node("node-y").label("bar").obj()};
+  Runner runner(*plugin, four_nodes(), existing, pod);
+  ASSERT_EQ(runner.pre_filter().code, kSuccess);
+  const std::vector<std::string> none = {kSkew, kSkew, kSkew, kSkew};
+  ASSERT_EQ(runner.filter_all(), none);
+
+  {  // a foo pod added on node-x: foo {2, 2} fits anywhere; bar still rules out zone2.
+    auto copy = runner.state().clone();
+    const PodPtr added = make_pod("new").label("foo").obj();
+    EXPECT_EQ(runner.update(*copy, *added, "node-x", true).code, kSuccess);
+    EXPECT_EQ(runner.filter_all(*copy), (std::vector<std::string>{kOk, kOk, kSkew, kSkew}));
+    EXPECT_EQ(runner.filter_all(), none) << "the original state is unchanged";
+  }
+  {  // the bar-only pods of zone2 removed: bar {1, 1} fits anywhere; foo rules out zone1.
+    auto copy = runner.state().clone();
+    EXPECT_EQ(runner.update(*copy, *existing[2], "node-x", false).code, kSuccess);
+    EXPECT_EQ(runner.filter_all(*copy), none) << "bar {1, 2}: zone2 still out";
+    EXPECT_EQ(runner.update(*copy, *existing[4], "node-y", false).code, kSuccess);
+    EXPECT_EQ(runner.filter_all(*copy), (std::vector<std::string>{kSkew, kSkew, kOk, kOk}));
+  }
+  {  // a pod matching both, removed from zone1: foo {1, 1}, bar {0, 3}: bar rules out zone2.
+    auto copy = runner.state().clone();
+    EXPECT_EQ(runner.update(*copy, *existing[0], "node-a", false).code, kSuccess);
+    EXPECT_EQ(runner.filter_all(*copy), (std::vector<std::string>{kOk, kOk, kSkew, kSkew}));
   }
 }
 

@@ -1,6 +1,7 @@
 // PodTopologySpread PreScore / Score / NormalizeScore, with the cases of upstream's
-// scoring_test.go (kubernetes 1.28 pkg/scheduler/framework/plugins/podtopologyspread): exact
-// normalized scores over the feasible nodes.
+// scoring_test.go (kubernetes 1.28 pkg/scheduler/framework/plugins/podtopologyspread, and the
+// 1.35 case whose constraints share a topology key): exact normalized scores over the feasible
+// nodes.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -203,8 +204,12 @@ TEST_F(PodTopologySpreadScore, UpstreamCases) {
                 {"node-y", 1, {"bar"}}}),
        {"node-a", "node-b", "node-x"},
        {50, 25, 100}},
-      // 1.28 keys the counts by topology pair, so two constraints on one key share them (and the
-      // second gets the weight of 0 new domains, ln 2): zone1 5, zone2 4 -> raw 10 and 8.
+      // upstream 1.35 (scoring_test.go): the counts are per constraint, upstream's
+      // TopologyValueToPodCounts[i]: foo 3/3 and bar 2/1, each weighted ln(2 domains + 2) = w,
+      // raw node-a 3w + 2w = 6.9 -> 7 and node-x 3w + 1w = 5.5 -> 6: 85, 100.
+      // (This case used to expect 1.28's 80, 100: 1.28 kept one count per topology pair, which
+      // both constraints added to, zone1 5 and zone2 4, and weighted the second constraint
+      // ln(0 + 2), raw 10 and 8.)
       {"two constraints on zone, 2 out of 4 nodes are candidates",
        make_pod("p")
            .label("foo")
@@ -221,7 +226,25 @@ TEST_F(PodTopologySpreadScore, UpstreamCases) {
                 {"node-y", 1, {"foo", "bar"}},
                 {"node-y", 1, {"foo"}}}),
        {"node-a", "node-x"},
-       {80, 100}},
+       {85, 100}},
+      // Two constraints on zone with their own selectors and maxSkew over three zones: foo 2/1/0
+      // (maxSkew 1), bar 1/0/3 (maxSkew 3), both weighted ln(3 + 2) = w: raw zone1 2w + 1w + 2 =
+      // 6.8 -> 7, zone2 1w + 2 = 3.6 -> 4, zone3 3w + 2 = 6.8 -> 7. (1.28: one count 3/1/3 for
+      // both, weights ln 5 and ln 2: raw 9, 4, 9 -> 44, 44, 100, 44.)
+      {"two constraints on zone with different maxSkew, all nodes are candidates",
+       make_pod("p")
+           .label("foo")
+           .label("bar")
+           .constraint(spread(1, "zone", "ScheduleAnyway", kFoo))
+           .constraint(spread(3, "zone", "ScheduleAnyway", kBar))
+           .obj(),
+       zoned({{"node-a", "zone1"}, {"node-b", "zone1"}, {"node-x", "zone2"}, {"node-y", "zone3"}}),
+       pods_on({{"node-a", 2, {"foo"}},
+                {"node-x", 1, {"foo"}},
+                {"node-b", 1, {"bar"}},
+                {"node-y", 3, {"bar"}}}),
+       {},
+       {57, 57, 100, 57}},
       {"existing pods in a different namespace do not count",
        soft(1, kHostname),
        host_nodes({"node-a", "node-b"}),
