@@ -128,22 +128,38 @@ ExactList effective_requests(const ContainerViews& c, bool init, bool infeasible
   return out;
 }
 
-// Upstream AggregateContainerRequests with status resources: each container's effective
-// requests, totalled as for the spec.
-// spec_only: the spec's total, as the API server's defaulting sees it.
-ExactList resized_total(const std::vector<ContainerViews>& containers,
-                        const std::vector<ContainerViews>& init_containers, bool infeasible,
-                        Defaults defaults, bool spec_only = false) {
+// The containers' total with each container's requests as pick(container, is_init) gives them.
+template <class Pick>
+ExactList total_of(const std::vector<ContainerViews>& containers,
+                   const std::vector<ContainerViews>& init_containers, Defaults defaults,
+                   Pick pick) {
   std::vector<ExactList> regular;
   regular.reserve(containers.size());
   for (const ContainerViews& c : containers)
-    regular.push_back(spec_only ? c.spec : effective_requests(c, false, infeasible));
+    regular.push_back(pick(c, false));
   std::vector<ContainerRequests> init;
   init.reserve(init_containers.size());
   for (const ContainerViews& c : init_containers)
-    init.push_back(
-        ContainerRequests{spec_only ? c.spec : effective_requests(c, true, infeasible), c.sidecar});
+    init.push_back(ContainerRequests{pick(c, true), c.sidecar});
   return container_total(regular, init, defaults);
+}
+
+// The spec's total, as the API server's defaulting and NodeResourcesFit's scoring see it.
+ExactList spec_total(const std::vector<ContainerViews>& containers,
+                     const std::vector<ContainerViews>& init_containers, Defaults defaults) {
+  return total_of(containers, init_containers, defaults,
+                  [](const ContainerViews& c, bool) { return c.spec; });
+}
+
+// Upstream AggregateContainerRequests with status resources: each container's effective
+// requests, totalled as for the spec.
+ExactList effective_total(const std::vector<ContainerViews>& containers,
+                          const std::vector<ContainerViews>& init_containers, bool infeasible,
+                          Defaults defaults) {
+  return total_of(containers, init_containers, defaults,
+                  [infeasible](const ContainerViews& c, bool init) {
+                    return effective_requests(c, init, infeasible);
+                  });
 }
 
 // The kubelet's report on the containers (status.containerStatuses and initContainerStatuses),
@@ -353,29 +369,41 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
   }
 
   // The API server defaults pod-level requests from the spec alone.
-  const ExactList spec_total = resized_total(containers, init_containers, false, kNoDefaults, true);
-  const ExactList pod_level = pod_spec ? pod_level_requests(*pod_spec, spec_total) : ExactList{};
+  const ExactList spec = spec_total(containers, init_containers, kNoDefaults);
+  const ExactList pod_level = pod_spec ? pod_level_requests(*pod_spec, spec) : ExactList{};
+  // Nearly every pod is pending, or running as its spec says: its effective total is the spec's.
+  auto reported = [](const std::vector<ContainerViews>& list) {
+    return std::any_of(list.begin(), list.end(),
+                       [](const ContainerViews& c) { return c.reported; });
+  };
+  const bool resized = reported(containers) || reported(init_containers);
   const ExactList total =
-      resized_total(containers, init_containers, resize_infeasible, kNoDefaults);
+      resized ? effective_total(containers, init_containers, resize_infeasible, kNoDefaults) : spec;
   requests_ = pod_requests(total, pod_level, overhead);
+  // What NodeResourcesFit scores the pod by (upstream v1.35 leaves pod-level resources and the
+  // kubelet's status out there): its containers' spec with the defaults, plus overhead.
+  nonzero_requests_ =
+      pod_requests(spec_total(containers, init_containers, kBothDefaults), {}, overhead);
   // What the pod counts for on its node (upstream v1.35 PodInfo.CalculateResource): with
   // pod-level requests, the defaults only for cpu or memory requested nowhere in the pod;
   // without, for every container missing them.
+  const bool pod_level_set = std::any_of(pod_level.begin(), pod_level.end(),
+                                         [](const auto& r) { return pod_level_resource(r.first); });
+  if (!resized && !pod_level_set) {
+    node_nonzero_requests_ = nonzero_requests_;  // the same computation
+    return;
+  }
   Defaults accounted = kBothDefaults;
-  if (std::any_of(pod_level.begin(), pod_level.end(),
-                  [](const auto& r) { return pod_level_resource(r.first); })) {
+  if (pod_level_set) {
     auto requested = [&](const char* name) {
       return total.contains(name) || pod_level.contains(name);
     };
     accounted = {!requested("cpu"), !requested("memory")};
   }
-  node_nonzero_requests_ =
-      pod_requests(resized_total(containers, init_containers, resize_infeasible, accounted),
-                   pod_level, overhead);
-  // What NodeResourcesFit scores the pod by (upstream v1.35 leaves pod-level resources and the
-  // kubelet's status out there): its containers' spec with the defaults, plus overhead.
-  nonzero_requests_ = pod_requests(
-      resized_total(containers, init_containers, false, kBothDefaults, true), {}, overhead);
+  node_nonzero_requests_ = pod_requests(
+      resized ? effective_total(containers, init_containers, resize_infeasible, accounted)
+              : spec_total(containers, init_containers, accounted),
+      pod_level, overhead);
 }
 
 std::shared_ptr<const Pod> Pod::bound_to(std::string_view node_name) const {

@@ -1,6 +1,7 @@
 // Small JSON helpers the API writers share.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -19,6 +20,12 @@ inline std::string valid_utf8(std::string_view text) {
 inline std::string string_field(const nlohmann::json& object, const char* key) {
   const auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// object[key] when it is an integer, else 0.
+inline std::int64_t int_field(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
 }
 
 }  // namespace schedhost::kube

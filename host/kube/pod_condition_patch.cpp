@@ -44,11 +44,6 @@ json encoded_condition(std::string_view type, std::string_view status, json last
   return out;
 }
 
-std::int64_t int_field(const json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
-}
-
 std::vector<json> encoded_conditions(const json& pod) {
   std::vector<json> out;
   const auto status = pod.find("status");

@@ -33,6 +33,15 @@ class PodTopologySpreadArgs : public ::testing::Test {
   PluginHarness harness_{"pod_topology_spread.so"};
 };
 
+// `schedhost run -o json --seed 1` with the default profile on the cluster text.
+Json run_default_profile(const testing::ScratchDir& dir, const std::string& cluster) {
+  const testing::ProcessResult r = testing::run_schedhost(
+      {"run", "--config", std::string(SCHEDHOST_SOURCE_DIR) + "/configs/default-profile.yaml",
+       "--cluster", dir.write("cluster.yaml", cluster), "-o", "json", "--seed", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? Json::parse(r.out) : Json{{"pods", Json::array()}};
+}
+
 Json constraint(const Json& max_skew, const char* key, const char* when) {
   Json c = Json::object();
   if (!max_skew.is_null()) c["maxSkew"] = max_skew;
@@ -205,14 +214,7 @@ TEST(PodTopologySpreadRun, SpreadsReplicasAcrossThreeZones) {
       "  topologySpreadConstraints:\n"
       "  - {maxSkew: 1, topologyKey: rack, whenUnsatisfiable: DoNotSchedule, labelSelector: {}}\n"
       "  containers: [{name: c, image: nginx}]\n";
-  const std::string cluster_path = dir.file("cluster.yaml");
-  std::ofstream(cluster_path) << cluster;
-
-  const testing::ProcessResult r = testing::run_schedhost(
-      {"run", "--config", std::string(SCHEDHOST_SOURCE_DIR) + "/configs/default-profile.yaml",
-       "--cluster", cluster_path, "-o", "json", "--seed", "1"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Json out = Json::parse(r.out);
+  const Json out = run_default_profile(dir, cluster);
   std::map<std::string, int> per_zone = {{"zone-a", 2}};
   int scheduled = 0;
   for (const Json& p : out.at("pods")) {
@@ -266,21 +268,16 @@ TEST(PodTopologySpreadRun, TwoDoNotScheduleConstraintsOnTheZoneKeyAreCheckedEach
       "  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: "
       "DoNotSchedule, labelSelector: {matchLabels: {app: b}}}\n"
       "  containers: [{name: c, image: x}]\n";
-  const std::string cluster_path = dir.file("cluster.yaml");
-  std::ofstream(cluster_path) << cluster;
-
-  const testing::ProcessResult r = testing::run_schedhost(
-      {"run", "--config", std::string(SCHEDHOST_SOURCE_DIR) + "/configs/default-profile.yaml",
-       "--cluster", cluster_path, "-o", "json", "--seed", "1"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Json out = Json::parse(r.out);
+  const Json out = run_default_profile(dir, cluster);
   ASSERT_EQ(out.at("pods").size(), 1U) << out.dump();
   const Json& pod = out.at("pods")[0];
   EXPECT_EQ(pod.at("pod"), "default/spread-dup-key");
   EXPECT_EQ(pod.at("result"), "Unschedulable") << pod.dump();
-  EXPECT_THAT(pod.at("message").get<std::string>(),
-              ::testing::StartsWith("0/2 nodes are available: 2 node(s) didn't match pod "
-                                    "topology spread constraints. "));
+  // A plain Unschedulable: preemption tries both nodes and finds no lower-priority pod.
+  EXPECT_EQ(pod.at("message"),
+            "0/2 nodes are available: 2 node(s) didn't match pod topology spread constraints. no "
+            "new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption "
+            "victims found for incoming pod.");
   EXPECT_EQ(out.at("summary").at("unschedulable"), 1);
 }
 
