@@ -55,6 +55,8 @@ const char* kind_name(PodKind kind) {
       return "pod-low-priority";
     case PodKind::kHighPriority:
       return "pod-high-priority";
+    case PodKind::kFillsNode:
+      return "pod-fills-node";
   }
   return "?";
 }
@@ -138,6 +140,9 @@ json make_pod(PodKind kind, const std::string& name, const std::string& ns) {
     case PodKind::kHighPriority:
       spec["containers"] = container("3000m");
       spec["priority"] = 10;
+      break;
+    case PodKind::kFillsNode:
+      spec["containers"] = container("3");
       break;
   }
   return {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", metadata}, {"spec", spec}};

@@ -20,6 +20,7 @@ enum class PodKind {
   kPreferredTopologySpreading,  // pod-with-preferred-topology-spreading.yaml: ScheduleAnyway
   kLowPriority,                 // pod-low-priority.yaml: 900m cpu, priority 0
   kHighPriority,                // pod-high-priority.yaml: 3000m cpu, priority 10
+  kFillsNode,                   // not upstream's: pod-default with 3 cpu, one per 4-cpu node
 };
 
 const char* kind_name(PodKind kind);

@@ -43,8 +43,17 @@ using schedhost::cluster::Pod;
 
 // The default profile: upstream's default plugins, as `schedhost run` uses them without a profile.
 constexpr const char* kDefaultConfig =
-    "apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+    "apiVersion: kubescheduler.config.k8s.io/v1\n"
     "kind: KubeSchedulerConfiguration\n";
+// configs/batching-profile.yaml: the default profile that may batch.
+constexpr const char* kBatchingConfig =
+    "apiVersion: kubescheduler.config.k8s.io/v1\n"
+    "kind: KubeSchedulerConfiguration\n"
+    "profiles:\n"
+    "- schedulerName: default-scheduler\n"
+    "  pluginConfig:\n"
+    "  - name: PodTopologySpread\n"
+    "    args: {defaultingType: List}\n";
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -195,7 +204,8 @@ nlohmann::json run_workload(const Workload& w, const RunnerSettings& settings) {
                              registry.failures().front().message);
   }
   const schedhost::config::Resolution resolution = schedhost::config::resolve_profiles(
-      schedhost::config::parse_configuration(kDefaultConfig, "bench-default.yaml"),
+      schedhost::config::parse_configuration(w.batching_profile ? kBatchingConfig : kDefaultConfig,
+                                             "bench-config.yaml"),
       registry.catalog());
   const auto& config = resolution.configuration;
 
@@ -226,6 +236,7 @@ nlohmann::json run_workload(const Workload& w, const RunnerSettings& settings) {
   changes.reserve(w.measured.count * 5);
   Clock::time_point start;
   schedhost::scheduler::RunOptions options;
+  options.feature_gates.opportunistic_batching = w.batching_gate;
   options.on_snapshot_change = [&changes, &start](const schedhost::cluster::Snapshot&) {
     changes.push_back(std::chrono::duration<double>(Clock::now() - start).count());
   };

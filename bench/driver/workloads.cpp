@@ -54,6 +54,26 @@ std::vector<Workload> all_workloads() {
       .zones = 1;
   add("PreemptionBasic/500Nodes", 500, {{K::kLowPriority, 2000}}, {K::kHighPriority, 500}).quick =
       true;
+  // Opportunistic batching (issue 26): the default profile never batches (PodTopologySpread's
+  // system default constraints), so these use configs/batching-profile.yaml, with the gate on
+  // and off. SchedulingBasic's pods leave room on their node (40 fit on one): the kept ranking
+  // is dropped every time (node_not_full). pod-fills-node's pods take a node each: batched.
+  for (const bool gate : {true, false}) {
+    const std::string suffix = gate ? "" : "_GateOff";
+    Workload& basic = add("Batching/SchedulingBasic_5000Nodes_10000Pods" + suffix, 5000,
+                          {{K::kDefault, 1000}}, {K::kDefault, 10000});
+    basic.batching_profile = true;
+    basic.batching_gate = gate;
+    Workload& fills = add("Batching/OnePodPerNode_5000Nodes_4000Pods" + suffix, 5000,
+                          {{K::kDefault, 1000}}, {K::kFillsNode, 4000});
+    fills.batching_profile = true;
+    fills.batching_gate = gate;
+    Workload& small = add("Batching/OnePodPerNode_500Nodes_400Pods" + suffix, 500,
+                          {{K::kDefault, 500}}, {K::kFillsNode, 400});
+    small.batching_profile = true;
+    small.batching_gate = gate;
+    small.quick = true;
+  }
   // The RSS target of issue 7: 5000 nodes holding 50,000 running pods (bound round-robin).
   Workload& rss =
       add("RunningPods/5000Nodes_50000Init", 5000, {{K::kDefault, 50000}}, {K::kDefault, 1000});

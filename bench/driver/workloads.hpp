@@ -26,6 +26,11 @@ struct Workload {
   bool place_init_round_robin = false;
   bool quick = false;     // part of QUICK=1
   bool file_run = false;  // also time `schedhost run` on this cluster as a YAML file
+  // The default profile with PodTopologySpread's defaultingType List and no default constraints
+  // (configs/batching-profile.yaml), which lets pods be batched; and the OpportunisticBatching
+  // gate, so that the two effects can be told apart.
+  bool batching_profile = false;
+  bool batching_gate = true;
 
   std::size_t init_count() const;
 };

@@ -10,6 +10,17 @@
 
 namespace schedhost::cli {
 
+void add_feature_gates_flag(CLI::App* sub, std::string& value) {
+  std::string known;
+  for (const std::string& gate : config::known_feature_gates())
+    known += (known.empty() ? "" : ", ") + gate;
+  sub->add_option("--feature-gates", value,
+                  "Upstream feature gates, as kube-scheduler takes them (Name=true,Other=false), "
+                  "with v1.35's defaults: " +
+                      known)
+      ->option_text("GATES");
+}
+
 void add_plugin_trust_flags(CLI::App* sub, loader::PluginTrust& trust) {
   sub->add_flag("--allow-insecure-plugins", trust.allow_insecure,
                 "Load plugin files and directories that group or others may write to or that "

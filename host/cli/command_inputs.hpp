@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config/feature_gates.hpp"
 #include "config/plugin_catalog.hpp"
 #include "config/scheduler_configuration.hpp"
 #include "loader/plugin_registry.hpp"
@@ -19,6 +20,10 @@ namespace schedhost::cli {
 // Adds --allow-insecure-plugins and --plugin-digests FILE, which every command that loads
 // plugins takes, to sub.
 void add_plugin_trust_flags(CLI::App* sub, loader::PluginTrust& trust);
+
+// Adds --feature-gates (kube-scheduler's "Name=true,Other=false") to sub; the commands parse
+// it with config::parse_feature_gates before anything else.
+void add_feature_gates_flag(CLI::App* sub, std::string& value);
 
 // Loads the built-in directory and plugin_dirs (or /plugins) into registry under trust, and
 // prints each warning (what --allow-insecure-plugins let through, unused pins) as

@@ -220,6 +220,11 @@ void write_pod(std::size_t index, const PodResult& p, const HtmlPage& page,
       condensed = scheduler::digest_explanation(*p.explain, page.top_nodes, more_budget);
     }
     const ExplanationDigest& digest = p.explain->digest ? *p.explain->digest : *condensed;
+    if (p.explain->reused) {
+      out << "<p class=\"reused\">Not scored: the next node of the ranking of "
+          << html_escape(p.explain->reused->ranked_by)
+          << ", a pod with the same signature, still fitted (opportunistic batching).</p>\n";
+    }
     write_scores(index, p, digest, page, out);
     write_failures(digest, out);
   }

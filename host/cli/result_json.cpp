@@ -38,6 +38,10 @@ Json explain_to_json(const scheduler::Explanation& explain) {
   for (const auto& [name, node] : explain.nodes)
     nodes[valid_utf8(name)] = node_to_json(node);
   Json out = Json::object();
+  if (explain.reused) {
+    out["reused"] = {{"rankedBy", valid_utf8(explain.reused->ranked_by)},
+                     {"nodesLeft", explain.reused->left}};
+  }
   out["nodes"] = std::move(nodes);
   return out;
 }

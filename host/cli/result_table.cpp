@@ -52,6 +52,11 @@ std::vector<std::string> score_plugins(const scheduler::Explanation& explain) {
 }
 
 void write_explanation(const scheduler::Explanation& explain, std::ostream& out) {
+  if (explain.reused) {
+    out << kIndent << "reused the ranking of " << one_line(explain.reused->ranked_by)
+        << " (opportunistic batching; " << explain.reused->left << " node"
+        << (explain.reused->left == 1 ? "" : "s") << " of it left)\n";
+  }
   const std::vector<std::string> plugins = score_plugins(explain);
   const bool scored =
       !plugins.empty() || std::any_of(explain.nodes.begin(), explain.nodes.end(),

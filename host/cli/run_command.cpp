@@ -29,6 +29,7 @@ struct RunCommandOptions {
   bool explain = false;
   std::uint64_t seed = 0;
   std::size_t html_nodes = 10;  // -o html: scored nodes per pod shown at first (0: all)
+  std::string feature_gates;    // --feature-gates, as kube-scheduler's
 };
 
 // CLI11 would wrap "-1" around and saturate past 2^64-1: only a whole number that fits is a seed.
@@ -44,6 +45,7 @@ std::string check_seed(std::string& value) {
 }
 
 int run(const RunCommandOptions& options) {
+  const config::FeatureGates gates = config::parse_feature_gates(options.feature_gates);
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
@@ -53,6 +55,7 @@ int run(const RunCommandOptions& options) {
   scheduler::RunOptions run_options;
   run_options.explain = options.explain && options.output != "html";
   run_options.seed = options.seed;
+  run_options.feature_gates = gates;
   // The page is the explanation, whether or not --explain was given; each pod's is condensed to
   // what the page shows as it is decided, so memory stays bounded at thousands of nodes.
   HtmlPage page;
@@ -107,6 +110,7 @@ Subcommand add_run_command(CLI::App& app) {
   sub->add_option("--seed", options->seed,
                   "Seed of the tie-break among equally scored nodes (default 0: runs reproduce)")
       ->check(CLI::Validator(check_seed, ""));
+  add_feature_gates_flag(sub, options->feature_gates);
   return {sub, [options] { return run(*options); }};
 }
 

@@ -40,6 +40,7 @@ struct ServeCommandOptions {
   std::vector<std::string> plugin_dirs;
   loader::PluginTrust trust;
   std::uint64_t seed = 0;
+  std::string feature_gates;  // --feature-gates
   unsigned plugin_metrics_sample_percent = 10;
   // kube-scheduler's --leader-elect* flags: when given, they win over the configuration's
   // leaderElection block.
@@ -176,6 +177,7 @@ int serve(const ServeCommandOptions& options) {
   }
   const std::chrono::milliseconds hook_bound =
       flag_duration("--plugin-hook-timeout", options.plugin_hook_timeout);
+  const config::FeatureGates gates = config::parse_feature_gates(options.feature_gates);
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
@@ -195,6 +197,7 @@ int serve(const ServeCommandOptions& options) {
   std::unique_ptr<live::LeaderElector> elector;
   live::ServeOptions serve_options;
   serve_options.seed = options.seed;
+  serve_options.feature_gates = gates;
   serve_options.plugin_metrics_sample_percent = options.plugin_metrics_sample_percent;
   if (election.enabled) {
     elector =
@@ -365,6 +368,7 @@ Subcommand add_serve_command(CLI::App& app) {
   add_plugin_trust_flags(sub, options->trust);
   sub->add_option("--seed", options->seed,
                   "Seed of the tie-break among equally scored nodes (as run --seed)");
+  add_feature_gates_flag(sub, options->feature_gates);
   sub->add_option("--plugin-metrics-sample-percent", options->plugin_metrics_sample_percent,
                   "The share of scheduling cycles whose plugin hooks are timed for "
                   "scheduler_plugin_execution_duration_seconds (default 10, as upstream)")

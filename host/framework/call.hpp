@@ -101,6 +101,15 @@ class Call {
                    : std::vector<std::pair<std::string, schedhost_action_t>>{};
   }
 
+  // sign_pod only (ABI 1.6): the pod's signature fragments, key -> value as the plugin gave it.
+  void add_sign_fragment(std::string_view key, std::string_view value_json) {
+    extras().sign_fragments.emplace_back(std::string(key), std::string(value_json));
+  }
+  std::vector<std::pair<std::string, std::string>> take_sign_fragments() {
+    return extras_ ? std::move(extras_->sign_fragments)
+                   : std::vector<std::pair<std::string, std::string>>{};
+  }
+
   schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
   static Call& from(schedhost_call_t* h) { return *reinterpret_cast<Call*>(h); }
   static const Call& from(const schedhost_call_t* h) { return *reinterpret_cast<const Call*>(h); }
@@ -113,6 +122,7 @@ class Call {
     std::optional<std::string> nominated_node;
     std::vector<std::string> victims;
     std::vector<std::pair<std::string, schedhost_action_t>> events;
+    std::vector<std::pair<std::string, std::string>> sign_fragments;
     std::deque<std::string> held_strings;  // deque: growing it moves nothing
     std::deque<std::vector<schedhost_str_t>> held_views;
   };

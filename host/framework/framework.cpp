@@ -1,5 +1,7 @@
 #include "framework/framework.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -76,18 +78,36 @@ Framework::Framework(const config::Profile& profile, const loader::PluginRegistr
           {static_cast<std::size_t>(it - created.begin()), std::max(e.weight, 1)});
     }
   }
+  // Upstream's computeBatchablePlugins: the plugins that decide where a pod fits must all sign.
+  for (ExtensionPoint point : {ExtensionPoint::PreFilter, ExtensionPoint::Filter,
+                               ExtensionPoint::PreScore, ExtensionPoint::Score}) {
+    for (const Enabled& e : points_[index(point)]) {
+      if (std::find(signers_.begin(), signers_.end(), e.instance) != signers_.end()) continue;
+      const PluginInstance& p = plugin(e);
+      if (p.vtable().sign_pod != nullptr) {
+        signers_.push_back(e.instance);
+      } else if (std::find(unsigned_plugins_.begin(), unsigned_plugins_.end(), p.name()) ==
+                 unsigned_plugins_.end()) {
+        unsigned_plugins_.push_back(p.name());
+      }
+    }
+  }
+  std::sort(unsigned_plugins_.begin(), unsigned_plugins_.end());
+  if (!unsigned_plugins_.empty()) signers_.clear();
 }
 
 std::optional<CycleContext> CycleContext::clone() const {
   std::unique_ptr<CycleState> copy = state.clone();
   if (!copy) return std::nullopt;
-  return CycleContext{std::move(*copy), skip_filter, skip_score, sample_plugin_metrics};
+  return CycleContext{std::move(*copy), skip_filter, skip_score, skip_pre_bind,
+                      sample_plugin_metrics};
 }
 
 CycleContext Framework::new_cycle() const {
   CycleContext c;
   c.skip_filter.assign(instances_.size(), false);
   c.skip_score.assign(instances_.size(), false);
+  c.skip_pre_bind.assign(instances_.size(), false);
   if (metrics_ != nullptr) {
     // As upstream's pluginMetricsSamplePercent: timing every hook would cost more than many hooks.
     thread_local std::minstd_rand random{std::random_device{}()};
@@ -116,6 +136,10 @@ schedhost_code_t code_of(const Status& s) {
 template <class Outcome>
 schedhost_code_t code_of(const Outcome& o) {
   return o.status.code;
+}
+// A signature: Success when the pod was signed, Unschedulable when it was not.
+schedhost_code_t code_of(const std::optional<std::string>& signature) {
+  return signature ? SCHEDHOST_SUCCESS : SCHEDHOST_UNSCHEDULABLE;
 }
 
 }  // namespace
@@ -587,9 +611,82 @@ PermitOutcome Framework::run_permit(CycleContext& cycle, const Pod& pod,
   });
 }
 
+std::optional<std::string> Framework::sign_pod(const Pod& pod) const {
+  if (!signs_pods()) return std::nullopt;
+  return timed("Sign", [&]() -> std::optional<std::string> {
+    nlohmann::json signature = nlohmann::json::object();
+    signature["v1.Pod.Spec.SchedulerName"] = pod.scheduler_name();
+    for (std::size_t i : signers_) {
+      const PluginInstance& p = *instances_[i];
+      std::vector<std::pair<std::string, std::string>> fragments;
+      const Status s =
+          call(p, {"Sign", &pod}, false, [&](const auto& v, void* self, schedhost_call_t* h) {
+            const schedhost_code_t code = v.sign_pod(self, h, handle(pod));
+            fragments = Call::from(h).take_sign_fragments();
+            return code;
+          });
+      if (!s.ok()) {
+        // Unschedulable is a refusal (upstream logs it at V(5)); anything else is an error.
+        if (s.code != SCHEDHOST_UNSCHEDULABLE) {
+          spdlog::debug("plugin \"{}\" failed to sign pod {}: {}", p.name(), pod.key(),
+                        s.message());
+        }
+        return std::nullopt;
+      }
+      for (auto& [key, value] : fragments) {
+        nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
+        if (parsed.is_discarded()) {
+          spdlog::warn(
+              "plugin \"{}\" signed pod {} with a fragment {} that is not JSON: the pod "
+              "is not batched",
+              p.name(), pod.key(), key);
+          return std::nullopt;
+        }
+        signature[key] = std::move(parsed);
+      }
+    }
+    return signature.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  });
+}
+
+Status Framework::run_pre_bind_pre_flight(CycleContext& cycle, const Pod& pod,
+                                          const std::string& node) const {
+  return timed("PreBindPreFlight", [&]() -> Status {
+    bool any_work = false;
+    for (const Enabled& e : points_[index(ExtensionPoint::PreBind)]) {
+      const PluginInstance& p = plugin(e);
+      if (p.vtable().pre_bind_pre_flight == nullptr) {  // built before ABI 1.6: it acts
+        any_work = true;
+        continue;
+      }
+      Status s = call(p, {"PreBindPreFlight", &pod, &node}, cycle.sample_plugin_metrics,
+                      [&](const auto& v, void* self, schedhost_call_t* h) {
+                        return v.pre_bind_pre_flight(self, h, cycle.state.handle(), handle(pod),
+                                                     str(node));
+                      });
+      if (s.ok()) {
+        any_work = true;
+      } else if (s.skipped()) {
+        cycle.skip_pre_bind[e.instance] = true;
+      } else if (s.code == SCHEDHOST_ERROR) {
+        return wrapped(s, "running PreBindPreFlight " + in_quotes(p.name()));
+      } else {
+        return Status::error("PreBindPreFlight " + p.name() + " returned \"" +
+                                 std::string(code_name(s.code)) +
+                                 "\", which is unsupported. It is supposed to return Success, "
+                                 "Skip, or Error status",
+                             p.name());
+      }
+    }
+    if (any_work) return {};
+    return Status{SCHEDHOST_SKIP, {}, {}};
+  });
+}
+
 Status Framework::run_pre_bind(CycleContext& cycle, const Pod& pod, const std::string& node) const {
   return timed("PreBind", [&]() -> Status {
     for (const Enabled& e : points_[index(ExtensionPoint::PreBind)]) {
+      if (cycle.skip_pre_bind[e.instance]) continue;
       const PluginInstance& p = plugin(e);
       Status s = call(p, {"PreBind", &pod, &node}, cycle.sample_plugin_metrics,
                       [&](const auto& v, void* self, schedhost_call_t* h) {

@@ -39,8 +39,9 @@ class Call;
 // What one scheduling attempt of one pod keeps besides the plugins' CycleState.
 struct CycleContext {
   CycleState state;
-  std::vector<bool> skip_filter;  // by plugin instance: PreFilter returned Skip
-  std::vector<bool> skip_score;   // by plugin instance: PreScore returned Skip
+  std::vector<bool> skip_filter;    // by plugin instance: PreFilter returned Skip
+  std::vector<bool> skip_score;     // by plugin instance: PreScore returned Skip
+  std::vector<bool> skip_pre_bind;  // by plugin instance: PreBindPreFlight returned Skip
   // This cycle's plugin hooks are timed for /metrics (upstream times 10% of the cycles).
   bool sample_plugin_metrics = false;
 
@@ -91,6 +92,16 @@ class Framework {
   // Whether the plugin with that name is enabled at point.
   bool enables(std::string_view plugin, ExtensionPoint point) const;
   CycleContext new_cycle() const;
+
+  // Opportunistic batching (upstream v1.35): whether every PreFilter, Filter, PreScore and Score
+  // plugin of the profile can sign pods (ABI 1.6 sign_pod); the ones that cannot, sorted.
+  bool signs_pods() const { return unsigned_plugins_.empty(); }
+  const std::vector<std::string>& unsigned_plugins() const { return unsigned_plugins_; }
+  // The pod's signature: canonical JSON of every signing plugin's fragments and the
+  // schedulerName, equal for two pods exactly when their fragments are; nullopt when the
+  // profile does not sign, or a plugin refused this pod or gave a fragment that is not JSON.
+  // Scheduling thread.
+  std::optional<std::string> sign_pod(const cluster::Pod& pod) const;
 
   // What plugins see of the cluster during calls: the snapshot and the pods waiting at Permit;
   // the pool parallel_for uses in PreFilter and PreScore (null: it runs inline); the nominated
@@ -148,6 +159,10 @@ class Framework {
   void run_unreserve(CycleContext& cycle, const cluster::Pod& pod, const std::string& node) const;
   PermitOutcome run_permit(CycleContext& cycle, const cluster::Pod& pod,
                            const std::string& node) const;
+  // Upstream v1.35's RunPreBindPreFlights: Success when a PreBind plugin will do work, Skip when
+  // all skip (they are then not called by run_pre_bind, nor is any without PreBind), or an Error.
+  Status run_pre_bind_pre_flight(CycleContext& cycle, const cluster::Pod& pod,
+                                 const std::string& node) const;
   Status run_pre_bind(CycleContext& cycle, const cluster::Pod& pod, const std::string& node) const;
   Status run_bind(CycleContext& cycle, const cluster::Pod& pod, const std::string& node) const;
   void run_post_bind(CycleContext& cycle, const cluster::Pod& pod, const std::string& node) const;
@@ -179,6 +194,8 @@ class Framework {
   std::optional<int> percentage_;
   std::vector<std::unique_ptr<PluginInstance>> instances_;
   std::array<std::vector<Enabled>, kExtensionPointCount> points_;
+  std::vector<std::size_t> signers_;           // instances that sign (when all can)
+  std::vector<std::string> unsigned_plugins_;  // PreFilter..Score plugins without sign_pod
   const cluster::Snapshot* snapshot_ = nullptr;
   WaitingPods* waiting_pods_ = nullptr;
   Parallelizer* parallelizer_ = nullptr;

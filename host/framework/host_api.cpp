@@ -110,6 +110,10 @@ void report_exception(schedhost_call_t* call, schedhost_str_t what) {
   Call::from(call).mark_exception();
 }
 
+void add_sign_fragment(schedhost_call_t* call, schedhost_str_t key, schedhost_str_t value_json) {
+  if (call != nullptr) Call::from(call).add_sign_fragment(view(key), view(value_json));
+}
+
 schedhost_host_api_t make_table() {
   schedhost_host_api_t t{};
   t.struct_size = sizeof(schedhost_host_api_t);
@@ -128,6 +132,7 @@ schedhost_host_api_t make_table() {
   t.waiting_pod_reject = &waiting_pod_reject;
   t.register_event = &register_event;
   t.report_exception = &report_exception;
+  t.add_sign_fragment = &add_sign_fragment;
   fill_object_accessors(t);
   fill_preemption_functions(t);
   return t;
@@ -152,7 +157,8 @@ bool emulate_host_abi_minor(uint32_t minor) {
       offsetof(schedhost_host_api_t, register_event),                  // 1.2
       offsetof(schedhost_host_api_t, report_exception),                // 1.3
       offsetof(schedhost_host_api_t, process_preemption),              // 1.4
-      sizeof(schedhost_host_api_t),                                    // 1.5
+      offsetof(schedhost_host_api_t, add_sign_fragment),               // 1.5
+      sizeof(schedhost_host_api_t),                                    // 1.6
   };
   static_assert(std::size(kSizes) == SCHEDHOST_ABI_MINOR + 1, "a size per minor");
   if (minor > SCHEDHOST_ABI_MINOR) return false;

@@ -48,7 +48,9 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
     : configuration_(configuration),
       client_(client),
       options_(options),
-      core_(configuration, registry, cluster_.snapshot(), *this, {false, options.seed}),
+      core_(configuration, registry, cluster_.snapshot(), *this,
+            {false, options.seed, options.feature_gates.opportunistic_batching,
+             std::chrono::milliseconds(500), options.metrics}),
       events_client_(client.config()),
       events_(events_client_) {
   if (options_.metrics != nullptr) {
@@ -217,7 +219,23 @@ void LiveScheduler::finish_bindings() {
 }
 
 framework::Status LiveScheduler::bind(AssumedPod& assumed) {
-  framework::Status status = core_.run_binding_plugins(assumed);
+  // Upstream v1.35 (NominatedNodeNameForExpectation): before a PreBind that does work, the pod's
+  // nominatedNodeName says where it is going; the API server clears it with the binding.
+  const auto announce = [&] {
+    const json& object = assumed.pod->json();
+    try {
+      if (auto patch = kube::nominated_node_patch(object, assumed.result.node)) {
+        kube::send_pod_status_patch(client_, object, *patch);
+      }
+    } catch (const kube::ApiError& e) {
+      spdlog::warn("serve: could not write the nominated node of {} before its PreBind: {}",
+                   assumed.pod->key(), e.what());
+    }
+  };
+  framework::Status status =
+      core_.run_binding_plugins(assumed, options_.feature_gates.nominated_node_name_for_expectation
+                                             ? std::function<void()>(announce)
+                                             : std::function<void()>());
   if (!status.ok()) return status;
   if (core_.extender_binds(*assumed.pod)) return status;  // the extender wrote the binding
   // The Bind plugin approved (DefaultBinder): the host writes the binding, as upstream's

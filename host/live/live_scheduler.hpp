@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "config/feature_gates.hpp"
 #include "config/scheduler_configuration.hpp"
 #include "kube/api_client.hpp"
 #include "kube/event_recorder.hpp"
@@ -38,6 +39,7 @@ struct ServeOptions {
   serving::SchedulerMetrics* metrics = nullptr;
   // The share of cycles whose plugin hooks are timed for /metrics (upstream: 10).
   unsigned plugin_metrics_sample_percent = 10;
+  config::FeatureGates feature_gates = {};  // --feature-gates
 };
 
 // What the scheduler did, for logs and tests.

@@ -53,9 +53,17 @@ struct ExplanationDigest {
   std::map<std::string, std::size_t> not_evaluated;                   // why -> nodes
 };
 
+// A decision made by opportunistic batching: the pod took the next node of an earlier pod's
+// ranking (it had the same signature) instead of being scored.
+struct ReusedRanking {
+  std::string ranked_by;  // "namespace/name" of the pod whose scores made the ranking
+  std::size_t left = 0;   // nodes of that ranking still unused after this one
+};
+
 struct Explanation {
   std::vector<std::pair<std::string, NodeExplanation>> nodes;  // in snapshot order
   std::optional<ExplanationDigest> digest;  // with RunOptions::digest: `nodes` is then empty
+  std::optional<ReusedRanking> reused;
 };
 
 struct PodResult {

@@ -31,7 +31,8 @@ class Replay : public CycleSink {
       : options_(options),
         snapshot_(cluster.snapshot()),
         core_(configuration, registry, snapshot_, *this,
-              {options.explain || options.digest.has_value(), options.seed}) {
+              {options.explain || options.digest.has_value(), options.seed,
+               options.feature_gates.opportunistic_batching}) {
     if (options.digest) more_budget_ = options.digest->more_budget;
   }
 
@@ -50,6 +51,7 @@ class Replay : public CycleSink {
     if (options_.digest && result.explain) {  // decided in page order: the budget goes in order
       Explanation condensed;
       condensed.digest = digest_explanation(*result.explain, options_.digest->shown, more_budget_);
+      condensed.reused = result.explain->reused;
       result.explain = std::move(condensed);
     }
     if (result.result == kScheduled) {

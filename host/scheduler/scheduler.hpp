@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cluster/cluster.hpp"
+#include "config/feature_gates.hpp"
 #include "config/scheduler_configuration.hpp"
 #include "loader/plugin_registry.hpp"
 #include "scheduler/explanation_digest.hpp"
@@ -21,6 +22,7 @@ struct RunOptions {
   std::function<void(const cluster::Snapshot&)> on_snapshot_change;
   // Explain every pod, condensed to a digest as it is decided (-o html); `explain` keeps all.
   std::optional<DigestOptions> digest;
+  config::FeatureGates feature_gates = {};  // --feature-gates
 };
 
 // Schedules every pending pod of cluster, in queue order, each decision updating the snapshot

@@ -51,10 +51,15 @@ SchedulingCore::SchedulingCore(const config::SchedulerConfiguration& configurati
       snapshot_(snapshot),
       sink_(sink),
       parallelizer_(configuration.parallelism),
-      rng_(options.seed) {
+      rng_(options.seed),
+      ranking_rng_(options.seed ^ 0x9e3779b97f4a7c15ULL) {
   for (const config::Profile& profile : configuration.profiles) {
     frameworks_.push_back(std::make_unique<Framework>(profile, registry));
     frameworks_.back()->set_environment(&snapshot_, &waiting_, &parallelizer_, &nominated_);
+    if (options.opportunistic_batching) {
+      batches_.push_back(std::make_unique<OpportunisticBatch>(
+          profile.scheduler_name, options.batch_max_age, options.batch_metrics));
+    }
   }
   for (const config::ExtenderConfig& extender : configuration.extenders) {
     extenders_.push_back(std::make_unique<HttpExtender>(extender));
@@ -65,6 +70,18 @@ SchedulingCore::SchedulingCore(const config::SchedulerConfiguration& configurati
       };
     }
   }
+}
+
+OpportunisticBatch* SchedulingCore::batch_for(const Framework& fw) {
+  if (batches_.empty()) return nullptr;
+  for (std::size_t i = 0; i < frameworks_.size(); ++i) {
+    if (frameworks_[i].get() == &fw) return batches_[i].get();
+  }
+  return nullptr;
+}
+
+const OpportunisticBatch* SchedulingCore::batch_of(const Framework& fw) const {
+  return const_cast<SchedulingCore*>(this)->batch_for(fw);
 }
 
 const Framework* SchedulingCore::framework_for(const Pod& pod) const {
@@ -88,6 +105,7 @@ void SchedulingCore::fail(const PodPtr& pod, PodResult result, std::string messa
 
 void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> preempted) {
   const Framework& fw = *framework_for(*pod);
+  const std::uint64_t pop = ++pops_;
   PodResult result{pod->key(), fw.name(), "", "", "", std::nullopt, std::move(preempted)};
   if (options_.explain) result.explain = Explanation{};
   CycleContext cycle = fw.new_cycle();
@@ -119,18 +137,57 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
                          all_node_indexes(), statuses);
   }
 
+  // Opportunistic batching: a pod like the previous one may take the next node of its ranking.
+  OpportunisticBatch* batch = batch_for(fw);
+  std::optional<std::string> signature;
+  std::optional<OpportunisticBatch::Hint> hint;
+  if (batch != nullptr) {
+    signature = fw.sign_pod(*pod);
+    hint = batch->hint(
+        signature, pop, [&](const std::string& node) { return !snapshot_.index_of(node); },
+        [&](const std::string& node) {
+          cycle.state.set_read_only(true);
+          const bool rejected = fw.run_filter(cycle, *pod, *snapshot_.find(node)).rejected();
+          cycle.state.set_read_only(false);
+          return rejected;
+        });
+  }
+  const auto store = [&](std::size_t chosen, const std::vector<std::size_t>& scored,
+                         const std::vector<std::int64_t>& totals) {
+    if (batch == nullptr) return;
+    batch->store(
+        signature, hint, snapshot_.at(chosen).name(), scored.size() > 1,
+        [&] { return ranking(scored, totals, chosen); }, pop, pod->key());
+  };
+
   // A pod nominated by a preemption tries that node first, alone (upstream's
-  // evaluateNominatedNode): if it passes Filter it is chosen without scoring.
-  if (std::optional<std::size_t> nominated = fits_nominated_node(fw, cycle, *pod)) {
-    // It must pass the extenders too; if one rejects it, every node is tried as usual.
-    Filtered alone;
-    alone.feasible = {*nominated};
-    if (std::optional<std::string> error = pass_extenders(*pod, alone, nullptr)) {
-      return fail(pod, std::move(result), *error, true);
-    }
-    if (!alone.feasible.empty()) {
-      if (options_.explain) explain_nominated(*result.explain, *nominated);
-      return assume_and_reserve(fw, pod, std::move(cycle), std::move(result), *nominated);
+  // evaluateNominatedNode), or else the batching hint: if it passes Filter it is chosen
+  // without scoring.
+  const bool nominated = !pod->nominated_node_name().empty();
+  if (nominated || hint) {
+    const std::string& first = nominated ? pod->nominated_node_name() : hint->node;
+    if (std::optional<std::size_t> node = fits_first_node(fw, cycle, *pod, first)) {
+      // It must pass the extenders too; if one rejects it, every node is tried as usual.
+      Filtered alone;
+      alone.feasible = {*node};
+      if (std::optional<std::string> error = pass_extenders(*pod, alone, nullptr)) {
+        return fail(pod, std::move(result), *error, true);
+      }
+      if (!alone.feasible.empty()) {
+        if (options_.explain) {
+          if (nominated) {
+            explain_first_node(*result.explain, *node,
+                               "the pod's nominated node was tried first and fits");
+          } else {
+            explain_first_node(
+                *result.explain, *node,
+                "the ranking of " + hint->ranked_by + " was reused (opportunistic batching)");
+            result.explain->reused = ReusedRanking{hint->ranked_by, hint->left};
+          }
+        }
+        store(*node, {}, {});
+        return assume_and_reserve(fw, pod, std::move(cycle), std::move(result), *node);
+      }
     }
   }
 
@@ -188,15 +245,40 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
     add_extender_scores(*pod, filtered.feasible, scores,
                         options_.explain ? &*result.explain : nullptr);
     chosen = filtered.feasible[select_host(scores.totals, rng_)];
+    store(chosen, filtered.feasible, scores.totals);
+  } else {
+    store(chosen, {}, {});
   }
   assume_and_reserve(fw, pod, std::move(cycle), std::move(result), chosen);
 }
 
-std::optional<std::size_t> SchedulingCore::fits_nominated_node(const Framework& fw,
-                                                               CycleContext& cycle,
-                                                               const Pod& pod) {
-  if (pod.nominated_node_name().empty()) return std::nullopt;
-  const std::optional<std::size_t> index = snapshot_.index_of(pod.nominated_node_name());
+std::vector<std::string> SchedulingCore::ranking(const std::vector<std::size_t>& feasible,
+                                                 const std::vector<std::int64_t>& totals,
+                                                 std::size_t chosen) {
+  struct Ranked {
+    std::int64_t total;
+    std::uint64_t tie_break;  // upstream's Randomizer
+    std::size_t node;
+  };
+  std::vector<Ranked> ranked;
+  ranked.reserve(feasible.size());
+  for (std::size_t k = 0; k < feasible.size(); ++k) {
+    if (feasible[k] != chosen) ranked.push_back({totals[k], ranking_rng_(), feasible[k]});
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+    return a.total != b.total ? a.total > b.total : a.tie_break > b.tie_break;
+  });
+  std::vector<std::string> names;
+  names.reserve(ranked.size());
+  for (const Ranked& r : ranked)
+    names.push_back(snapshot_.at(r.node).name());
+  return names;
+}
+
+std::optional<std::size_t> SchedulingCore::fits_first_node(const Framework& fw, CycleContext& cycle,
+                                                           const Pod& pod,
+                                                           const std::string& node) {
+  const std::optional<std::size_t> index = snapshot_.index_of(node);
   if (!index) return std::nullopt;
   cycle.state.set_read_only(true);
   const bool fits = fw.run_filter_with_nominated_pods(cycle, pod, snapshot_.at(*index)).ok();
@@ -205,11 +287,11 @@ std::optional<std::size_t> SchedulingCore::fits_nominated_node(const Framework& 
   return index;
 }
 
-void SchedulingCore::explain_nominated(Explanation& explain, std::size_t nominated) const {
+void SchedulingCore::explain_first_node(Explanation& explain, std::size_t node,
+                                        const std::string& why) const {
   for (std::size_t i = 0; i < snapshot_.size(); ++i) {
     NodeExplanation e;
-    e.filter = i == nominated ? FilterVerdict{"Success", "", {}}
-                              : not_evaluated("the pod's nominated node was tried first and fits");
+    e.filter = i == node ? FilterVerdict{"Success", "", {}} : not_evaluated(why);
     explain.nodes.emplace_back(snapshot_.at(i).name(), std::move(e));
   }
 }
@@ -454,9 +536,15 @@ void SchedulingCore::fail_assumed(AssumedPod assumed, const Status& why, bool in
   sink_.decided(assumed.pod, std::move(assumed.result), detail);
 }
 
-Status SchedulingCore::run_binding_plugins(AssumedPod& assumed) const {
+Status SchedulingCore::run_binding_plugins(AssumedPod& assumed,
+                                           const std::function<void()>& before_pre_bind) const {
   const Framework& fw = *assumed.framework;
   const std::string& node = assumed.result.node;
+  // Upstream v1.35: a PreBind that will do work is announced first (serve writes the pod's
+  // nominatedNodeName), so that others see where the pod is going while it waits.
+  Status pre_flight = fw.run_pre_bind_pre_flight(assumed.cycle, *assumed.pod, node);
+  if (!pre_flight.ok() && !pre_flight.skipped()) return pre_flight;
+  if (pre_flight.ok() && before_pre_bind) before_pre_bind();
   if (Status s = fw.run_pre_bind(assumed.cycle, *assumed.pod, node); !s.ok()) return s;
   // An extender that binds, and is interested in the pod, binds it instead of the Bind plugins.
   if (const HttpExtender* binder = binder_for(*assumed.pod)) {

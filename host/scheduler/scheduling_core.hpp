@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 #include "framework/waiting_pods.hpp"
 #include "loader/plugin_registry.hpp"
 #include "scheduler/http_extender.hpp"
+#include "scheduler/opportunistic_batch.hpp"
 #include "scheduler/run_result.hpp"
 
 namespace schedhost::scheduler {
@@ -83,6 +85,11 @@ class CycleSink {
 struct CoreOptions {
   bool explain = false;
   std::uint64_t seed = 0;  // tie-break among equally scored nodes
+  // Upstream v1.35's OpportunisticBatching gate (scheduler/opportunistic_batch.hpp).
+  bool opportunistic_batching = true;
+  // How long a kept ranking stays valid: upstream's 500 ms in serve; no limit in the replay.
+  std::optional<std::chrono::steady_clock::duration> batch_max_age = std::nullopt;
+  BatchMetrics* batch_metrics = nullptr;  // serve's /metrics; null: counted only
 };
 
 class SchedulingCore {
@@ -109,8 +116,10 @@ class SchedulingCore {
 
   // The binding cycle in one go, on the scheduling thread (the replay).
   void bind_now(AssumedPod assumed);
-  // PreBind and Bind. Touches no snapshot: a live sink runs it on its binding thread.
-  framework::Status run_binding_plugins(AssumedPod& assumed) const;
+  // PreBindPreFlight, PreBind and Bind. Touches no snapshot: a live sink runs it on its binding
+  // thread. before_pre_bind runs when a PreBind plugin said it will do work.
+  framework::Status run_binding_plugins(AssumedPod& assumed,
+                                        const std::function<void()>& before_pre_bind = {}) const;
   // Whether an extender's bind verb binds pod (run_binding_plugins called it): then no Binding
   // is written by the host.
   bool extender_binds(const cluster::Pod& pod) const { return binder_for(pod) != nullptr; }
@@ -138,6 +147,9 @@ class SchedulingCore {
   // nominated and removes the pods that leave.
   framework::NominatedPods& nominated_pods() { return nominated_; }
   framework::Parallelizer& parallelizer() { return parallelizer_; }
+  // The profile's batching state (counts for tests and benchmarks); nullptr when the gate is
+  // off.
+  const OpportunisticBatch* batch_of(const framework::Framework& fw) const;
 
  private:
   struct Filtered {
@@ -147,10 +159,16 @@ class SchedulingCore {
     framework::Status error;                // an Error that aborted Filter
     std::optional<std::size_t> error_node;  // the node it happened on
   };
-  std::optional<std::size_t> fits_nominated_node(const framework::Framework& fw,
-                                                 framework::CycleContext& cycle,
-                                                 const cluster::Pod& pod);
-  void explain_nominated(Explanation& explain, std::size_t nominated) const;
+  // Whether the pod passes Filter (with nominated pods) on the node named: its nominated node,
+  // or a batching hint; the node's snapshot index if so.
+  std::optional<std::size_t> fits_first_node(const framework::Framework& fw,
+                                             framework::CycleContext& cycle,
+                                             const cluster::Pod& pod, const std::string& node);
+  void explain_first_node(Explanation& explain, std::size_t node, const std::string& why) const;
+  OpportunisticBatch* batch_for(const framework::Framework& fw);
+  // The scored nodes but the chosen one, best first; ties in a seeded random order.
+  std::vector<std::string> ranking(const std::vector<std::size_t>& feasible,
+                                   const std::vector<std::int64_t>& totals, std::size_t chosen);
   void assume_and_reserve(const framework::Framework& fw, const PodPtr& pod,
                           framework::CycleContext cycle, PodResult result, std::size_t chosen);
   std::vector<std::size_t> all_node_indexes() const;
@@ -197,6 +215,9 @@ class SchedulingCore {
   std::vector<std::unique_ptr<HttpExtender>> extenders_;  // the configuration's, in its order
   framework::PreemptionExtenders preemption_extenders_;   // empty when none has a preempt verb
   std::mt19937_64 rng_;
+  std::mt19937_64 ranking_rng_;  // apart from rng_, so batching leaves other choices as they were
+  std::vector<std::unique_ptr<OpportunisticBatch>> batches_;  // by framework; empty: gate off
+  std::uint64_t pops_ = 0;  // scheduling attempts so far (upstream's queue pop counter)
   std::size_t next_start_node_index_ = 0;
   bool retrying_ = false;  // scheduling a pod again after its preemption: no second one
 };

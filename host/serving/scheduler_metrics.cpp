@@ -135,6 +135,14 @@ SchedulerMetrics::SchedulerMetrics()
                                "threw). The pod concerned failed with an Error; schedhost went "
                                "on.")
                          .Register(*registry_)),
+      batch_attempts_(BuildCounter()
+                          .Name("scheduler_batch_attempts_total")
+                          .Help(alpha("Counts of results when we attempt to use batching."))
+                          .Register(*registry_)),
+      batch_flushes_(BuildCounter()
+                         .Name("scheduler_batch_cache_flushed_total")
+                         .Help(alpha("Counts of cache flushes by reason."))
+                         .Register(*registry_)),
       leader_(BuildGauge()
                   .Name("leader_election_master_status")
                   .Help(alpha("Gauge of if the reporting system is master of the relevant lease, "
@@ -244,6 +252,16 @@ void SchedulerMetrics::plugin_fault(const std::string& plugin, framework::Plugin
   std::lock_guard lock(mutex_);
   plugin_faults_.Add({{"plugin", plugin}, {"kind", std::string(framework::to_string(fault))}})
       .Increment();
+}
+
+void SchedulerMetrics::batch_attempt(const std::string& profile, std::string_view result) {
+  std::lock_guard lock(mutex_);
+  batch_attempts_.Add({{"profile", profile}, {"result", std::string(result)}}).Increment();
+}
+
+void SchedulerMetrics::batch_flushed(const std::string& profile, std::string_view reason) {
+  std::lock_guard lock(mutex_);
+  batch_flushes_.Add({{"profile", profile}, {"reason", std::string(reason)}}).Increment();
 }
 
 void SchedulerMetrics::preemption(std::size_t victims) {

@@ -22,10 +22,11 @@
 #include <utility>
 
 #include "framework/framework_metrics.hpp"
+#include "scheduler/opportunistic_batch.hpp"
 
 namespace schedhost::serving {
 
-class SchedulerMetrics final : public framework::FrameworkMetrics {
+class SchedulerMetrics final : public framework::FrameworkMetrics, public scheduler::BatchMetrics {
  public:
   SchedulerMetrics();
 
@@ -53,6 +54,10 @@ class SchedulerMetrics final : public framework::FrameworkMetrics {
   void plugin_execution(const std::string& plugin, std::string_view point_label,
                         schedhost_code_t code, double seconds) override;
   void plugin_fault(const std::string& plugin, framework::PluginFault fault) override;
+  // scheduler_batch_attempts_total and scheduler_batch_cache_flushed_total (opportunistic
+  // batching).
+  void batch_attempt(const std::string& profile, std::string_view result) override;
+  void batch_flushed(const std::string& profile, std::string_view reason) override;
 
   // The text exposition of every family. Thread-safe.
   std::string scrape();
@@ -73,6 +78,8 @@ class SchedulerMetrics final : public framework::FrameworkMetrics {
   prometheus::Family<prometheus::Histogram>& extension_point_duration_;
   prometheus::Family<prometheus::Histogram>& plugin_duration_;
   prometheus::Family<prometheus::Counter>& plugin_faults_;
+  prometheus::Family<prometheus::Counter>& batch_attempts_;
+  prometheus::Family<prometheus::Counter>& batch_flushes_;
   // plugin_execution runs on every Filter and Score thread: its series are looked up under a
   // shared lock, and created (once each) under the exclusive one.
   std::shared_mutex plugin_series_mutex_;

@@ -25,6 +25,13 @@ bool has_resource_claims(const schedhost::Pod& pod) {
 
 class DynamicResources {
  public:
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature&) const {
+    if (has_resource_claims(pod)) {
+      return schedhost::Status::Unschedulable("pods with dra resource claims are not signable");
+    }
+    return {};
+  }
   // Only a pod's claims matter here, and they cannot change once the pod exists.
   void EventsToRegister(schedhost::EventRegistry&) const {}
 
@@ -57,6 +64,6 @@ class DynamicResources {
 SCHEDHOST_LIBRARY(
     "dynamic-resources", "1.0.0",
     schedhost::plugin<DynamicResources, schedhost::hook::PreFilter, schedhost::hook::PostFilter,
-                      schedhost::hook::EnqueueExtensions>(
+                      schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
         "DynamicResources",
         "Pods with resource claims (not allocated yet: rejected with a message)"))

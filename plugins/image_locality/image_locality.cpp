@@ -12,9 +12,11 @@
 //        No PreScore, no NormalizeScore, no args.
 #include <schedhost/plugin.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -45,6 +47,19 @@ std::int64_t calculate_priority(std::int64_t sum, std::int64_t containers) {
 
 class ImageLocality {
  public:
+  // The images, normalized, of every container; sorted but not deduplicated, since the score
+  // also counts containers (upstream signs the set).
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature& signature) const {
+    std::vector<std::string> images;
+    for (const schedhost::Container container : pod.containers()) {
+      images.emplace_back(container.image);
+      if (needs_latest(container.image)) images.back() += ":latest";
+    }
+    std::sort(images.begin(), images.end());
+    signature.add("v1.Pod.Spec.Containers.Image", images);
+    return {};
+  }
   schedhost::Status Score(schedhost::Context& ctx, const schedhost::CycleState&,
                           const schedhost::Pod& pod, const schedhost::NodeInfo& node,
                           std::int64_t& score) const {
@@ -76,8 +91,9 @@ class ImageLocality {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY("image-locality", "1.0.0",
-                  schedhost::plugin<ImageLocality, schedhost::hook::Score>(
-                      "ImageLocality",
-                      "Upstream ImageLocality (v1.28): prefers nodes that already have the pod's "
-                      "container images, scaled by how widely each image is spread"))
+SCHEDHOST_LIBRARY(
+    "image-locality", "1.0.0",
+    schedhost::plugin<ImageLocality, schedhost::hook::Score, schedhost::hook::SignPod>(
+        "ImageLocality",
+        "Upstream ImageLocality (v1.28): prefers nodes that already have the pod's "
+        "container images, scaled by how widely each image is spread"))

@@ -416,6 +416,22 @@ void process_terms(ScoreMap& m, const std::vector<WeightedAffinityTerm>& terms,
 
 class InterPodAffinity {
  public:
+  // Opportunistic batching: a pod with terms of its own depends on where other pods are, so it
+  // is not signed. Otherwise the other pods' terms see its labels and namespace (upstream signs
+  // only the labels, and nothing with ignorePreferredTermsOfExistingPods; but an existing pod's
+  // required anti-affinity matches on both, whatever that option says).
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature& signature) const {
+    if (pod.json("/spec/affinity/podAffinity") || pod.json("/spec/affinity/podAntiAffinity")) {
+      return schedhost::Status::Unschedulable("pods with InterPodAffinity are not signable");
+    }
+    nlohmann::json labels = nlohmann::json::object();
+    for (const schedhost::KeyValue kv : pod.labels())
+      labels[std::string(kv.key)] = kv.value;
+    signature.add("v1.Pod.Labels", std::move(labels));
+    signature.add("v1.Pod.Namespace", pod.namespace_name());
+    return {};
+  }
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kPod, schedhost::action::kAll);
@@ -878,10 +894,11 @@ class InterPodAffinity {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY(
-    "inter-pod-affinity", "1.0.0",
-    schedhost::plugin<InterPodAffinity, schedhost::hook::PreFilter,
-                      schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
-                      schedhost::hook::PreScore, schedhost::hook::Score,
-                      schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
-        "InterPodAffinity", "Upstream InterPodAffinity: pod (anti-)affinity filter and scoring"))
+SCHEDHOST_LIBRARY("inter-pod-affinity", "1.0.0",
+                  schedhost::plugin<InterPodAffinity, schedhost::hook::PreFilter,
+                                    schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
+                                    schedhost::hook::PreScore, schedhost::hook::Score,
+                                    schedhost::hook::NormalizeScore,
+                                    schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
+                      "InterPodAffinity",
+                      "Upstream InterPodAffinity: pod (anti-)affinity filter and scoring"))

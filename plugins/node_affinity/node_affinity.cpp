@@ -21,6 +21,7 @@
 //   is upstream's DefaultNormalizeScore (highest = 100).
 #include <schedhost/k8s/node_selector.hpp>
 #include <schedhost/k8s/normalize_score.hpp>
+#include <schedhost/k8s/signers.hpp>
 #include <schedhost/k8s/validation.hpp>
 #include <schedhost/plugin.hpp>
 
@@ -130,6 +131,11 @@ std::optional<std::vector<std::string>> pinned_node_names(const nlohmann::json& 
 
 class NodeAffinity {
  public:
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature& signature) const {
+    schedhost::k8s::sign_node_affinity(pod, signature);
+    return {};
+  }
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
@@ -253,11 +259,11 @@ class NodeAffinity {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY(
-    "node-affinity", "1.0.0",
-    schedhost::plugin<NodeAffinity, schedhost::hook::PreFilter, schedhost::hook::Filter,
-                      schedhost::hook::PreScore, schedhost::hook::Score,
-                      schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
-        "NodeAffinity",
-        "Keeps pods on nodes matching their nodeSelector and required node "
-        "affinity; prefers nodes matching their preferred terms"))
+SCHEDHOST_LIBRARY("node-affinity", "1.0.0",
+                  schedhost::plugin<NodeAffinity, schedhost::hook::PreFilter,
+                                    schedhost::hook::Filter, schedhost::hook::PreScore,
+                                    schedhost::hook::Score, schedhost::hook::NormalizeScore,
+                                    schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
+                      "NodeAffinity",
+                      "Keeps pods on nodes matching their nodeSelector and required node "
+                      "affinity; prefers nodes matching their preferred terms"))

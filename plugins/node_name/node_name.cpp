@@ -10,6 +10,11 @@ constexpr const char* kErrReason = "node(s) didn't match the requested node name
 
 class NodeName {
  public:
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature& signature) const {
+    signature.add("v1.Pod.Spec.NodeName", pod.node_name());
+    return {};
+  }
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
@@ -25,7 +30,7 @@ class NodeName {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY(
-    "node-name", "1.0.0",
-    schedhost::plugin<NodeName, schedhost::hook::Filter, schedhost::hook::EnqueueExtensions>(
-        "NodeName", "Keeps a pod that names a node on that node"))
+SCHEDHOST_LIBRARY("node-name", "1.0.0",
+                  schedhost::plugin<NodeName, schedhost::hook::Filter,
+                                    schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
+                      "NodeName", "Keeps a pod that names a node on that node"))

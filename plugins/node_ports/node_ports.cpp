@@ -8,6 +8,7 @@
 // Filter without the PreFilter state is an Error:
 //   reading "PreFilterNodePorts" from cycleState: not found
 // No args.
+#include <schedhost/k8s/signers.hpp>
 #include <schedhost/plugin.hpp>
 
 #include <cstdint>
@@ -46,6 +47,11 @@ bool conflicts(const WantedPort& wanted, const UsedPorts& used) {
 
 class NodePorts {
  public:
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature& signature) const {
+    schedhost::k8s::sign_host_ports(pod, signature);
+    return {};
+  }
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kPod, schedhost::action::kDelete);
@@ -85,6 +91,6 @@ class NodePorts {
 
 SCHEDHOST_LIBRARY("node-ports", "1.0.0",
                   schedhost::plugin<NodePorts, schedhost::hook::PreFilter, schedhost::hook::Filter,
-                                    schedhost::hook::EnqueueExtensions>(
+                                    schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
                       "NodePorts",
                       "Keeps pods off nodes where the host ports they ask for are taken"))

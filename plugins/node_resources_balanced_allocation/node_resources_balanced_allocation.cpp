@@ -16,6 +16,7 @@
 // memory; a weight of 0 means 1. Validated as upstream: a name twice is
 // `resources[i].name: Duplicate value: "cpu"`, a weight other than 1 is
 // `resources[i].weight: Invalid value: 2: must be 1`.
+#include <schedhost/k8s/signers.hpp>
 #include <schedhost/plugin.hpp>
 
 #include <algorithm>
@@ -65,6 +66,11 @@ struct PreScoreState {
 
 class NodeResourcesBalancedAllocation {
  public:
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature& signature) const {
+    schedhost::k8s::sign_requests(pod, signature);
+    return {};
+  }
   explicit NodeResourcesBalancedAllocation(const nlohmann::json& args)
       : resources_(parse_args(args)) {}
 
@@ -146,7 +152,7 @@ class NodeResourcesBalancedAllocation {
 
 SCHEDHOST_LIBRARY("node-resources-balanced-allocation", "1.0.0",
                   schedhost::plugin<NodeResourcesBalancedAllocation, schedhost::hook::PreScore,
-                                    schedhost::hook::Score>(
+                                    schedhost::hook::Score, schedhost::hook::SignPod>(
                       "NodeResourcesBalancedAllocation",
                       "Upstream NodeResourcesBalancedAllocation (v1.28): prefers nodes whose "
                       "resource usage fractions stay close to each other"))

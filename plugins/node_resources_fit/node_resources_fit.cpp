@@ -41,6 +41,7 @@
 // requestedToCapacityRatio is refused like an empty shape (upstream dereferences nil); pods with
 // sidecar (restartable init) containers are admitted and accounted (SidecarContainers on, as the
 // host's request model is).
+#include <schedhost/k8s/signers.hpp>
 #include <schedhost/plugin.hpp>
 
 #include "noderesources_common.hpp"
@@ -240,6 +241,12 @@ struct PreScoreState {
 
 class NodeResourcesFit {
  public:
+  // Opportunistic batching: the pod's requests are all Filter and Score read of it.
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature& signature) const {
+    schedhost::k8s::sign_requests(pod, signature);
+    return {};
+  }
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kPod, schedhost::action::kDelete);
@@ -392,11 +399,12 @@ class NodeResourcesFit {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY("node-resources-fit", "1.0.0",
-                  schedhost::plugin<NodeResourcesFit, schedhost::hook::PreFilter,
-                                    schedhost::hook::Filter, schedhost::hook::PreScore,
-                                    schedhost::hook::Score, schedhost::hook::EnqueueExtensions>(
-                      "NodeResourcesFit",
-                      "Upstream NodeResourcesFit (v1.28): filters nodes without room for the "
-                      "pod's requests; scores by LeastAllocated, MostAllocated or "
-                      "RequestedToCapacityRatio"))
+SCHEDHOST_LIBRARY(
+    "node-resources-fit", "1.0.0",
+    schedhost::plugin<NodeResourcesFit, schedhost::hook::PreFilter, schedhost::hook::Filter,
+                      schedhost::hook::PreScore, schedhost::hook::Score,
+                      schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
+        "NodeResourcesFit",
+        "Upstream NodeResourcesFit (v1.28): filters nodes without room for the "
+        "pod's requests; scores by LeastAllocated, MostAllocated or "
+        "RequestedToCapacityRatio"))

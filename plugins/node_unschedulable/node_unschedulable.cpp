@@ -3,6 +3,7 @@
 // {key: node.kubernetes.io/unschedulable, effect: NoSchedule}:
 //   UnschedulableAndUnresolvable "node(s) were unschedulable".
 // No args.
+#include <schedhost/k8s/signers.hpp>
 #include <schedhost/k8s/toleration.hpp>
 #include <schedhost/plugin.hpp>
 
@@ -12,6 +13,11 @@ constexpr const char* kErrReasonUnschedulable = "node(s) were unschedulable";
 
 class NodeUnschedulable {
  public:
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature& signature) const {
+    schedhost::k8s::sign_tolerations(pod, signature);
+    return {};
+  }
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kNode,
@@ -32,6 +38,6 @@ class NodeUnschedulable {
 
 SCHEDHOST_LIBRARY("node-unschedulable", "1.0.0",
                   schedhost::plugin<NodeUnschedulable, schedhost::hook::Filter,
-                                    schedhost::hook::EnqueueExtensions>(
+                                    schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
                       "NodeUnschedulable",
                       "Keeps pods off nodes marked unschedulable unless they tolerate it"))

@@ -378,6 +378,19 @@ Status state_missing(std::string_view prefix, std::string_view key) {
 
 class PodTopologySpread {
  public:
+  // Spreading depends on where other pods are: a pod with constraints, its own or the
+  // defaults, is not signed (so the default profile, with the system defaults, never batches).
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature&) const {
+    if (const auto own = pod.json("/spec/topologySpreadConstraints"); own && *own != "[]") {
+      return schedhost::Status::Unschedulable("pods with topology constraints are not signable");
+    }
+    if (!default_constraints_.empty()) {
+      return schedhost::Status::Unschedulable(
+          "pods with default topology constraints are not signable");
+    }
+    return {};
+  }
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kPod, schedhost::action::kAll);
@@ -928,12 +941,12 @@ class PodTopologySpread {
 
 }  // namespace
 
-SCHEDHOST_LIBRARY(
-    "pod-topology-spread", "1.0.0",
-    schedhost::plugin<PodTopologySpread, schedhost::hook::PreFilter,
-                      schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
-                      schedhost::hook::PreScore, schedhost::hook::Score,
-                      schedhost::hook::NormalizeScore, schedhost::hook::EnqueueExtensions>(
-        "PodTopologySpread",
-        "Spreads pods across topology domains (zones, nodes, ...) as their "
-        "topologySpreadConstraints ask"))
+SCHEDHOST_LIBRARY("pod-topology-spread", "1.0.0",
+                  schedhost::plugin<PodTopologySpread, schedhost::hook::PreFilter,
+                                    schedhost::hook::PreFilterExtensions, schedhost::hook::Filter,
+                                    schedhost::hook::PreScore, schedhost::hook::Score,
+                                    schedhost::hook::NormalizeScore,
+                                    schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
+                      "PodTopologySpread",
+                      "Spreads pods across topology domains (zones, nodes, ...) as their "
+                      "topologySpreadConstraints ask"))

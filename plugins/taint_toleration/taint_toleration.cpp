@@ -10,6 +10,7 @@
 //   failed to read "PreScoreTaintToleration" from cycleState: not found
 // No args.
 #include <schedhost/k8s/normalize_score.hpp>
+#include <schedhost/k8s/signers.hpp>
 #include <schedhost/k8s/toleration.hpp>
 #include <schedhost/plugin.hpp>
 
@@ -30,6 +31,11 @@ struct PreScoreState {
 
 class TaintToleration {
  public:
+  schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
+                            schedhost::PodSignature& signature) const {
+    schedhost::k8s::sign_tolerations(pod, signature);
+    return {};
+  }
   // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
   void EventsToRegister(schedhost::EventRegistry& events) const {
     events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
@@ -90,7 +96,7 @@ SCHEDHOST_LIBRARY(
     "taint-toleration", "1.0.0",
     schedhost::plugin<TaintToleration, schedhost::hook::Filter, schedhost::hook::PreScore,
                       schedhost::hook::Score, schedhost::hook::NormalizeScore,
-                      schedhost::hook::EnqueueExtensions>(
+                      schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
         "TaintToleration",
         "Keeps pods off nodes with taints they do not tolerate; prefers nodes with "
         "fewer untolerated PreferNoSchedule taints"))

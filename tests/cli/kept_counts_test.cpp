@@ -156,7 +156,7 @@ TEST(KeptCounts, AnEmulatedMinorNewerThanTheHostIsRefused) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err,
-            "error: SCHEDHOST_EMULATE_ABI_MINOR=7: not a minor of this host's ABI: use 0 to 5, or "
+            "error: SCHEDHOST_EMULATE_ABI_MINOR=7: not a minor of this host's ABI: use 0 to 6, or "
             "unset it\n");
 }
 

@@ -135,7 +135,7 @@ TEST(RunCommand, ABrokenPluginLibraryIsBadInputBeforeTheConfigIsRead) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "error: " + major +
-                       ": built for plugin ABI 2.0, this host has ABI 1.5: rebuild the plugin "
+                       ": built for plugin ABI 2.0, this host has ABI 1.6: rebuild the plugin "
                        "with the 1.x SDK\n"
                        "error: " +
                        no_entry +
@@ -315,6 +315,99 @@ TEST(RunCommand, YamlIsTheJsonDocument) {
             nlohmann::json::parse(json.out)["pods"][0]["node"].get<std::string>());
   EXPECT_EQ(doc["pods"][0]["explain"]["nodes"]["node-b"]["total"].as<int>(), 22);
   EXPECT_EQ(doc["summary"]["scheduled"].as<int>(), 1);
+}
+
+TEST(RunCommand, BadFeatureGatesAreOneLineEach) {
+  RunInputs in;
+  const auto unknown =
+      run_schedhost(in.args({"--feature-gates", "OpportunisticBatching=true,Nope=true"}));
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.out, "");
+  EXPECT_EQ(unknown.err,
+            "error: --feature-gates: unknown feature gate \"Nope\": this host knows "
+            "NominatedNodeNameForExpectation, OpportunisticBatching\n");
+  const auto value = run_schedhost(in.args({"--feature-gates", "OpportunisticBatching=maybe"}));
+  EXPECT_EQ(value.exit_code, 2);
+  EXPECT_EQ(value.err,
+            "error: --feature-gates: OpportunisticBatching=maybe: the value must be true or "
+            "false\n");
+  const auto bare = run_schedhost(in.args({"--feature-gates", "OpportunisticBatching"}));
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_EQ(bare.err,
+            "error: --feature-gates: \"OpportunisticBatching\" is not Name=true or Name=false: "
+            "write it as OpportunisticBatching=true\n");
+}
+
+// Four nodes of 8, 7, 6 and 5 CPUs and three pods that fill any of them: the second and third
+// take the first one's ranking (configs/batching-profile.yaml allows batching).
+const char* const kThreeFillingPods = R"(apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+status: {allocatable: {cpu: '8', memory: 8Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b}
+status: {allocatable: {cpu: '7', memory: 8Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-c}
+status: {allocatable: {cpu: '6', memory: 8Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-d}
+status: {allocatable: {cpu: '5', memory: 8Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p1, namespace: default}
+spec: {containers: [{name: c, image: busybox, resources: {requests: {cpu: 4500m}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p2, namespace: default}
+spec: {containers: [{name: c, image: busybox, resources: {requests: {cpu: 4500m}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p3, namespace: default}
+spec: {containers: [{name: c, image: busybox, resources: {requests: {cpu: 4500m}}}]}
+)";
+
+TEST(RunCommand, ExplainSaysWhenADecisionReusedAnEarlierRanking) {
+  ScratchDir files;
+  const std::string config = std::string(SCHEDHOST_SOURCE_DIR) + "/configs/batching-profile.yaml";
+  const std::string cluster = files.write("cluster.yaml", kThreeFillingPods);
+  const auto json_run =
+      run_schedhost({"run", "--config", config, "--cluster", cluster, "--explain", "-o", "json"});
+  ASSERT_EQ(json_run.exit_code, 0) << json_run.err;
+  const auto out = nlohmann::json::parse(json_run.out);
+  EXPECT_FALSE(out["pods"][0]["explain"].contains("reused"));
+  EXPECT_EQ(out["pods"][1]["node"], "node-b");
+  EXPECT_EQ(out["pods"][1]["explain"]["reused"],
+            nlohmann::json::parse(R"({"rankedBy": "default/p1", "nodesLeft": 2})"));
+  EXPECT_EQ(out["pods"][2]["node"], "node-c");
+  EXPECT_EQ(out["pods"][2]["explain"]["reused"]["nodesLeft"], 1);
+
+  const auto table = run_schedhost({"run", "--config", config, "--cluster", cluster, "--explain"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("default/p2  default-scheduler  Scheduled  node-b\n"
+                           "    reused the ranking of default/p1 (opportunistic batching; 2 nodes "
+                           "of it left)\n"),
+            std::string::npos)
+      << table.out;
+
+  // The gate off: every pod scored, the same nodes.
+  const auto off = run_schedhost({"run", "--config", config, "--cluster", cluster, "--explain",
+                                  "-o", "json", "--feature-gates", "OpportunisticBatching=false"});
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  const auto scored = nlohmann::json::parse(off.out);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(scored["pods"][i]["node"], out["pods"][i]["node"]);
+    EXPECT_FALSE(scored["pods"][i]["explain"].contains("reused"));
+  }
 }
 
 TEST(RunCommand, APluginThatRefusesItsArgsIsBadInput) {

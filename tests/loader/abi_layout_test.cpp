@@ -8,12 +8,12 @@ namespace {
 
 TEST(AbiLayout, OneDotZeroSizesAreTheHeaderSizesOfThisMajor) {
   // 1.1, 1.2, 1.4 and 1.5 appended to the host table only; 1.3 to the vtable too
-  // (events_to_register and queueing_hint): the other structs a plugin fills in keep their 1.0
-  // sizes.
-  static_assert(SCHEDHOST_ABI_MINOR == 5, "update: a later minor only makes structs longer");
+  // (events_to_register and queueing_hint), and 1.6 (sign_pod and pre_bind_pre_flight): the
+  // other structs a plugin fills in keep their 1.0 sizes.
+  static_assert(SCHEDHOST_ABI_MINOR == 6, "update: a later minor only makes structs longer");
   EXPECT_EQ(sizeof(schedhost_library_t), kLibrarySize_1_0);
   EXPECT_EQ(sizeof(schedhost_plugin_descriptor_t), kPluginDescriptorSize_1_0);
-  EXPECT_EQ(sizeof(schedhost_plugin_vtable_t), kPluginVtableSize_1_0 + 2 * sizeof(void*));
+  EXPECT_EQ(sizeof(schedhost_plugin_vtable_t), kPluginVtableSize_1_0 + 4 * sizeof(void*));
   EXPECT_EQ(offsetof(schedhost_plugin_vtable_t, events_to_register), kPluginVtableSize_1_0);
   EXPECT_EQ(sizeof(schedhost_state_ops_t), kStateOpsSize_1_0);
 }
@@ -38,6 +38,8 @@ TEST(AbiLayout, AShorterTableReadsItsMissingTailAsNull) {
   EXPECT_EQ(copy.get_extension, nullptr);
   EXPECT_EQ(copy.events_to_register, nullptr);
   EXPECT_EQ(copy.queueing_hint, nullptr);
+  EXPECT_EQ(copy.sign_pod, nullptr);
+  EXPECT_EQ(copy.pre_bind_pre_flight, nullptr);
 }
 
 TEST(AbiLayout, ALongerTableIsReadOnlyUpToOurSize) {

@@ -215,5 +215,62 @@ TEST_F(QueueAndBinding, APreBindFailureUnreservesAndReportsTheError) {
                           "plugin \"RecorderA\": Unreserve default/web node-a"));
 }
 
+// PreFlight's PreBindPreFlight (ABI 1.6) runs before any PreBind; RecorderB has none, so its
+// PreBind always runs, as a plugin built before 1.6 does.
+const std::string kPreFlight = R"(    preBind:
+      enabled: [{name: PreFlight}, {name: RecorderB}]
+)";
+
+TEST_F(QueueAndBinding, APreBindPluginThatSkipsInItsPreFlightIsNotCalled) {
+  testing::LogCapture log;
+  const RunResult r = harness_.run(profile_with(kPreFlight + R"(  pluginConfig:
+  - name: PreFlight
+    args: {PreBindPreFlight: {code: Skip}}
+)"),
+                                   node_yaml("node-a") + pod_yaml("web"));
+  EXPECT_THAT(decisions(r), ElementsAre(Decision{"default/web", "Scheduled", "node-a", ""}));
+  EXPECT_THAT(plugin_lines(log),
+              ElementsAre("plugin \"PreFlight\": PreBindPreFlight default/web node-a",
+                          "plugin \"RecorderB\": PreBind default/web node-a"));
+}
+
+TEST_F(QueueAndBinding, APreBindPluginWhosePreFlightSucceedsIsCalled) {
+  testing::LogCapture log;
+  const RunResult r = harness_.run(profile_with(kPreFlight), node_yaml("node-a") + pod_yaml("web"));
+  EXPECT_THAT(decisions(r), ElementsAre(Decision{"default/web", "Scheduled", "node-a", ""}));
+  EXPECT_THAT(plugin_lines(log),
+              ElementsAre("plugin \"PreFlight\": PreBindPreFlight default/web node-a",
+                          "plugin \"PreFlight\": PreBind default/web node-a",
+                          "plugin \"RecorderB\": PreBind default/web node-a"));
+}
+
+TEST_F(QueueAndBinding, APreFlightErrorFailsTheBindingAsUpstreamWordsIt) {
+  testing::LogCapture log;
+  const RunResult r = harness_.run(profile_with(kPreFlight + R"(  pluginConfig:
+  - name: PreFlight
+    args: {PreBindPreFlight: {code: Error, reasons: [quota service down]}}
+)"),
+                                   node_yaml("node-a") + pod_yaml("web"));
+  EXPECT_THAT(decisions(r),
+              ElementsAre(Decision{"default/web", "Error", "",
+                                   "running PreBindPreFlight \"PreFlight\": quota service down"}));
+  // No PreBind ran, not even RecorderB's, which has no pre-flight.
+  EXPECT_THAT(plugin_lines(log),
+              ElementsAre("plugin \"PreFlight\": PreBindPreFlight default/web node-a"));
+}
+
+TEST_F(QueueAndBinding, APreFlightMayOnlyAnswerSuccessSkipOrError) {
+  const RunResult r = harness_.run(profile_with(kPreFlight + R"(  pluginConfig:
+  - name: PreFlight
+    args: {PreBindPreFlight: {code: Unschedulable, reasons: [no]}}
+)"),
+                                   node_yaml("node-a") + pod_yaml("web"));
+  EXPECT_THAT(decisions(r),
+              ElementsAre(Decision{"default/web", "Error", "",
+                                   "PreBindPreFlight PreFlight returned \"Unschedulable\", which "
+                                   "is unsupported. It is supposed to return Success, Skip, or "
+                                   "Error status"}));
+}
+
 }  // namespace
 }  // namespace schedhost

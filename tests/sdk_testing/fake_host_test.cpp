@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -212,6 +213,44 @@ TEST_F(FakeHostTest, PermitWaitsThenAllowsTheWaitingGang) {
   EXPECT_TRUE(host_.waiting_pod_decisions()[0].allowed);
   EXPECT_EQ(host_.waiting_pod_decisions()[1].uid, "prod/m-2");
   EXPECT_EQ(host_.waiting_pod_uids(), Strings{"prod/other"});
+}
+
+TEST_F(FakeHostTest, PreBindPreFlightSaysWhetherPreBindWillWork) {
+  FakePlugin plugin = host_.create("Probe");
+  EXPECT_EQ(plugin.pre_bind_pre_flight(state_, FakePod("p").label("team", "blue"), "node-b").code,
+            Code::Success);
+  EXPECT_EQ(plugin.pre_bind_pre_flight(state_, FakePod("p"), "node-b").code, Code::Skip);
+  const HookResult broken = plugin.pre_bind_pre_flight(state_, FakePod("p"), "broken");
+  EXPECT_EQ(broken.code, Code::Error);
+  EXPECT_EQ(broken.reasons, Strings{"node broken cannot be prepared"});
+}
+
+TEST_F(FakeHostTest, SignPodGivesTheFragmentsAsCompactJson) {
+  FakePlugin plugin = host_.create("Probe");
+  const HookResult signed_pod =
+      plugin.sign_pod(FakePod("p")
+                          .request("cpu", "1500m")
+                          .toleration({"gpu", "Exists", "", "NoSchedule", std::nullopt})
+                          .toleration({"dedicated", "Equal", "db", "NoExecute", 30}));
+  EXPECT_EQ(signed_pod.code, Code::Success);
+  EXPECT_EQ(
+      signed_pod.signature,
+      (std::map<std::string, std::string>{
+          {"v1.Pod.Spec.ContainerRequestsAndOverheads()",
+           R"({"nonzero":{"cpu":1500,"memory":209715200},"requests":{"cpu":1500}})"},
+          {"v1.Pod.Spec.Tolerations",
+           R"([["dedicated","Equal","db","NoExecute",30],["gpu","Exists","","NoSchedule",null]])"}}));
+  // The same tolerations in another order sign the same.
+  const HookResult reordered =
+      plugin.sign_pod(FakePod("q")
+                          .request("cpu", "1500m")
+                          .toleration({"dedicated", "Equal", "db", "NoExecute", 30})
+                          .toleration({"gpu", "Exists", "", "NoSchedule", std::nullopt}));
+  EXPECT_EQ(reordered.signature, signed_pod.signature);
+  const HookResult refused = plugin.sign_pod(FakePod("p").label("unsignable", "true"));
+  EXPECT_EQ(refused.code, Code::Unschedulable);
+  EXPECT_EQ(refused.reasons, Strings{"not signable"});
+  EXPECT_TRUE(refused.signature.empty());
 }
 
 TEST_F(FakeHostTest, BindingHooksReadNamespacesAndJson) {

@@ -1,7 +1,8 @@
 // What v1.35 changed, seen by serve against the real v1.35 API server: a pod's pod-level
 // resources decide where it fits (the API server keeps spec.resources for the scheduler), and a
 // pod with spec.resourceClaims is left unschedulable with the message naming the missing
-// DynamicResources plugin.
+// DynamicResources plugin; and a pod whose PreBind will work shows where it is going
+// (nominatedNodeName) while PreBind runs.
 #include <gtest/gtest.h>
 
 #include "serve/serve_support.hpp"
@@ -54,6 +55,67 @@ TEST(ServeV135, PodLevelResourcesAndResourceClaimsAreDecidedAsV135Would) {
       << serve.log();
   EXPECT_EQ(live_decisions(client)["default/gpu-job"].node, "");
   EXPECT_TRUE(serve.process().running());
+}
+
+// The default profile plus SlowPreBind (tests/serve/fixtures), which holds the pods labelled
+// schedhost.test/pre-bind-ms in PreBind and skips the others in its PreBindPreFlight.
+const char* const kSlowPreBindProfile =
+    "apiVersion: kubescheduler.config.k8s.io/v1\n"
+    "kind: KubeSchedulerConfiguration\n"
+    "leaderElection: {leaderElect: false}\n"
+    "profiles:\n- schedulerName: default-scheduler\n"
+    "  plugins:\n    preBind:\n      enabled: [{name: SlowPreBind}]\n";
+
+// The pod's status.nominatedNodeName and spec.nodeName as the API server has them.
+std::pair<std::string, std::string> nominated_and_bound(kube::ApiClient& client,
+                                                        const std::string& name) {
+  const json pod = client.get(ns_path("default") + "/pods/" + name);
+  return {pod.value("/status/nominatedNodeName"_json_pointer, std::string()),
+          pod.value("/spec/nodeName"_json_pointer, std::string())};
+}
+
+TEST(ServeV135, APodIsNominatedToItsNodeWhileAPreBindWorksOnIt) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  create_node(client, test_node("n1", "4"));
+  json held = test_pod("held", "100m");
+  held["metadata"]["labels"]["schedhost.test/pre-bind-ms"] = "3000";
+  client.create(ns_path("default") + "/pods", held);
+  ScratchDir dir;
+  ServeProcess serve(*plane, dir.write("profile.yaml", kSlowPreBindProfile),
+                     {"--plugin-dir", std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/serve"});
+  // While SlowPreBind holds it, the pod says where it is going; it is not bound yet.
+  ASSERT_TRUE(eventually([&] {
+    return nominated_and_bound(client, "held") == std::pair<std::string, std::string>{"n1", ""};
+  })) << serve.log();
+  // Bound; v1.35's API server (ClearingNominatedNodeNameAfterBinding) clears the nomination.
+  ASSERT_TRUE(eventually([&] { return nominated_and_bound(client, "held").second == "n1"; }))
+      << serve.log();
+  const json version = client.get("/version");
+  if (std::stoi(version.value("minor", "0")) >= 35) {
+    EXPECT_EQ(nominated_and_bound(client, "held").first, "");
+  }
+  EXPECT_TRUE(serve.process().running());
+}
+
+TEST(ServeV135, WithTheGateOffNoNominationIsWrittenForPreBind) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  create_node(client, test_node("n1", "4"));
+  json held = test_pod("held", "100m");
+  held["metadata"]["labels"]["schedhost.test/pre-bind-ms"] = "2000";
+  client.create(ns_path("default") + "/pods", held);
+  ScratchDir dir;
+  ServeProcess serve(*plane, dir.write("profile.yaml", kSlowPreBindProfile),
+                     {"--plugin-dir", std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/serve",
+                      "--feature-gates", "NominatedNodeNameForExpectation=false"});
+  ASSERT_TRUE(eventually([&] {
+    return serve.log().find("SlowPreBind: holding default/held on n1") != std::string::npos;
+  })) << serve.log();
+  EXPECT_EQ(nominated_and_bound(client, "held"), (std::pair<std::string, std::string>{"", ""}));
+  ASSERT_TRUE(eventually([&] { return nominated_and_bound(client, "held").second == "n1"; }))
+      << serve.log();
+  EXPECT_EQ(nominated_and_bound(client, "held").first, "");
 }
 
 }  // namespace schedhost::testing::serve_v1_35_test

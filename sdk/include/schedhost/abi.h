@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #define SCHEDHOST_ABI_MAJOR 1
-#define SCHEDHOST_ABI_MINOR 5
+#define SCHEDHOST_ABI_MINOR 6
 
 /* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
 #define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
@@ -540,7 +540,16 @@ typedef struct schedhost_host_api {
                                          schedhost_preemption_candidate_t* candidates, size_t count,
                                          size_t* out_count, schedhost_str_t* out_error);
 
-  /* 1.6 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
+  /* -- 1.6 -- */
+  /* sign_pod only: one fragment of the pod's signature (upstream's SignFragment). key names what
+   * is signed, shared by plugins that read the same thing (say "v1.Pod.Spec.Tolerations");
+   * value_json is its value as JSON, with lists whose order does not matter sorted. A later
+   * fragment with the same key replaces the earlier. Invalid JSON makes the pod unsignable (the
+   * host logs it), as a refusal would. [call] */
+  void (*add_sign_fragment)(schedhost_call_t* call, schedhost_str_t key,
+                            schedhost_str_t value_json);
+
+  /* 1.7 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -642,7 +651,24 @@ typedef struct schedhost_plugin_vtable {
                                              const schedhost_pod_t* pod,
                                              const schedhost_cluster_event_t* event);
 
-  /* 1.4 and later: append here only. */
+  /* -- 1.6: upstream v1.35's SignPlugin and PreBindPreFlight. -- */
+  /* Signs the pod for opportunistic batching: SUCCESS after one add_sign_fragment per field of
+   * the pod that this plugin's PreFilter, Filter, PreScore and Score read, so that two pods with
+   * equal fragments get the same verdict and score on every node; UNSCHEDULABLE when it cannot
+   * sign this pod (it then never batches); ERROR likewise, logged. A profile batches only when
+   * every one of its PreFilter, Filter, PreScore and Score plugins has sign_pod. No snapshot
+   * (call has none). [cycle] */
+  schedhost_code_t (*sign_pod)(void* self, schedhost_call_t* call, const schedhost_pod_t* pod);
+  /* PreBind's light first look, before the binding starts: SUCCESS when this plugin's PreBind
+   * will do work for the pod on node_name (in `serve` the pod's status.nominatedNodeName is then
+   * written first, so that others see where it is going), SKIP when it has nothing to do (its
+   * PreBind is not called for this pod), ERROR to fail the binding. No API calls, no waiting.
+   * NULL: SUCCESS whenever pre_bind is set. [binding] */
+  schedhost_code_t (*pre_bind_pre_flight)(void* self, schedhost_call_t* call,
+                                          schedhost_cycle_state_t* state,
+                                          const schedhost_pod_t* pod, schedhost_str_t node_name);
+
+  /* 1.7 and later: append here only. */
 } schedhost_plugin_vtable_t;
 
 /* One plugin of a library. Plugin-owned static storage, valid until deinit. */

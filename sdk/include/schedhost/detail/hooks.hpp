@@ -18,10 +18,13 @@
 //   Status Permit(Context&, CycleState&, const Pod&, std::string_view node,
 //                 std::chrono::milliseconds& timeout);
 //   Status PreBind(Context&, CycleState&, const Pod&, std::string_view node);
+//   Status PreBindPreFlight(Context&, CycleState&, const Pod&, std::string_view node);
+//                                                       // optional, with PreBind (ABI 1.6)
 //   Status Bind(Context&, CycleState&, const Pod&, std::string_view node);
 //   void   PostBind(Context&, CycleState&, const Pod&, std::string_view node);
 //   void   EventsToRegister(EventRegistry&);                                 // EnqueueExtensions
 //   QueueingHint IsSchedulableAfter(const Pod&, const ClusterEvent&);  // optional, with it
+//   Status SignPod(Context&, const Pod&, PodSignature&);  // opportunistic batching (ABI 1.6)
 #pragma once
 
 #include <schedhost/abi.h>
@@ -30,6 +33,7 @@
 #include <schedhost/cycle_state.hpp>
 #include <schedhost/host.hpp>
 #include <schedhost/objects.hpp>
+#include <schedhost/pod_signature.hpp>
 #include <schedhost/status.hpp>
 
 #include <nlohmann/json.hpp>
@@ -212,6 +216,8 @@ SCHEDHOST_DETAIL_HOOK_TRAIT(Permit, Status, lvalue<Context>(), lvalue<CycleState
                             lvalue<std::chrono::milliseconds>())
 SCHEDHOST_DETAIL_HOOK_TRAIT(PreBind, Status, lvalue<Context>(), lvalue<CycleState>(),
                             lvalue<const Pod>(), std::string_view())
+SCHEDHOST_DETAIL_HOOK_TRAIT(PreBindPreFlight, Status, lvalue<Context>(), lvalue<CycleState>(),
+                            lvalue<const Pod>(), std::string_view())
 SCHEDHOST_DETAIL_HOOK_TRAIT(Bind, Status, lvalue<Context>(), lvalue<CycleState>(),
                             lvalue<const Pod>(), std::string_view())
 SCHEDHOST_DETAIL_HOOK_TRAIT(PostBind, void, lvalue<Context>(), lvalue<CycleState>(),
@@ -219,6 +225,8 @@ SCHEDHOST_DETAIL_HOOK_TRAIT(PostBind, void, lvalue<Context>(), lvalue<CycleState
 SCHEDHOST_DETAIL_HOOK_TRAIT(EventsToRegister, void, lvalue<EventRegistry>())
 SCHEDHOST_DETAIL_HOOK_TRAIT(IsSchedulableAfter, QueueingHint, lvalue<const Pod>(),
                             lvalue<const ClusterEvent>())
+SCHEDHOST_DETAIL_HOOK_TRAIT(SignPod, Status, lvalue<Context>(), lvalue<const Pod>(),
+                            lvalue<PodSignature>())
 #undef SCHEDHOST_DETAIL_HOOK_TRAIT
 
 }  // namespace detail
@@ -228,7 +236,8 @@ SCHEDHOST_DETAIL_HOOK_TRAIT(IsSchedulableAfter, QueueingHint, lvalue<const Pod>(
 //   "...")
 // Named as `schedhost plugins` lists them. QueueSort is the method Less; PreFilterExtensions is the
 // pair AddPod and RemovePod; EnqueueExtensions is EventsToRegister, with IsSchedulableAfter when
-// the plugin has a queueing hint.
+// the plugin has a queueing hint; PreBind includes the optional PreBindPreFlight; SignPod is
+// upstream's SignPlugin (opportunistic batching).
 namespace hook {
 struct PreEnqueue {};
 struct QueueSort {};
@@ -246,6 +255,7 @@ struct PreBind {};
 struct Bind {};
 struct PostBind {};
 struct EnqueueExtensions {};
+struct SignPod {};
 }  // namespace hook
 
 namespace detail {
@@ -306,9 +316,10 @@ SCHEDHOST_DETAIL_DECLARED_HOOK(
 SCHEDHOST_DETAIL_DECLARED_HOOK(Permit, has_Permit<T>::value,
                                "Status Permit(Context&, CycleState&, const Pod&, std::string_view, "
                                "std::chrono::milliseconds&)")
-SCHEDHOST_DETAIL_DECLARED_HOOK(
-    PreBind, has_PreBind<T>::value,
-    "Status PreBind(Context&, CycleState&, const Pod&, std::string_view)")
+SCHEDHOST_DETAIL_DECLARED_HOOK_2(
+    PreBind, has_PreBind<T>::value, (has_PreBind<T>::value || has_PreBindPreFlight<T>::value),
+    "Status PreBind(Context&, CycleState&, const Pod&, std::string_view) (and, optionally, "
+    "Status PreBindPreFlight with the same arguments)")
 SCHEDHOST_DETAIL_DECLARED_HOOK(Bind, has_Bind<T>::value,
                                "Status Bind(Context&, CycleState&, const Pod&, std::string_view)")
 SCHEDHOST_DETAIL_DECLARED_HOOK(PostBind, has_PostBind<T>::value,
@@ -318,6 +329,8 @@ SCHEDHOST_DETAIL_DECLARED_HOOK_2(
     (has_EventsToRegister<T>::value || has_IsSchedulableAfter<T>::value),
     "void EventsToRegister(EventRegistry&) (and, optionally, "
     "QueueingHint IsSchedulableAfter(const Pod&, const ClusterEvent&))")
+SCHEDHOST_DETAIL_DECLARED_HOOK(SignPod, has_SignPod<T>::value,
+                               "Status SignPod(Context&, const Pod&, PodSignature&)")
 #undef SCHEDHOST_DETAIL_DECLARED_HOOK
 #undef SCHEDHOST_DETAIL_DECLARED_HOOK_2
 
@@ -326,7 +339,7 @@ inline constexpr bool is_hook_tag =
     is_declared<Tag, hook::PreEnqueue, hook::QueueSort, hook::PreFilter, hook::PreFilterExtensions,
                 hook::Filter, hook::PostFilter, hook::PreScore, hook::Score, hook::NormalizeScore,
                 hook::Reserve, hook::Unreserve, hook::Permit, hook::PreBind, hook::Bind,
-                hook::PostBind, hook::EnqueueExtensions>;
+                hook::PostBind, hook::EnqueueExtensions, hook::SignPod>;
 
 // Checks T against the hooks it is declared with (at compile time; true when it passes).
 template <class T, class... Declared>
@@ -342,7 +355,8 @@ constexpr bool check_declared_hooks() {
          check_declared_Reserve<T, Declared...>() && check_declared_Unreserve<T, Declared...>() &&
          check_declared_Permit<T, Declared...>() && check_declared_PreBind<T, Declared...>() &&
          check_declared_Bind<T, Declared...>() && check_declared_PostBind<T, Declared...>() &&
-         check_declared_EnqueueExtensions<T, Declared...>();
+         check_declared_EnqueueExtensions<T, Declared...>() &&
+         check_declared_SignPod<T, Declared...>();
 }
 
 // The C functions the host calls; each unwraps handles into views and calls T's method.
@@ -507,13 +521,17 @@ struct Thunks {
     });
   }
 
-  // Reserve, Unreserve, PreBind, Bind and PostBind share one shape: (ctx, state, pod, node).
-  enum class NodeHook { Reserve, Unreserve, PreBind, Bind, PostBind };
+  // Reserve, Unreserve, PreBindPreFlight, PreBind, Bind and PostBind share one shape: (ctx,
+  // state, pod, node).
+  enum class NodeHook { Reserve, Unreserve, PreBindPreFlight, PreBind, Bind, PostBind };
 
   template <NodeHook kHook>
   static Status call_node_hook(T& plugin, Context& ctx, CycleState& cs, const Pod& pod,
                                std::string_view node) {
     if constexpr (kHook == NodeHook::Reserve) return plugin.Reserve(ctx, cs, pod, node);
+    if constexpr (kHook == NodeHook::PreBindPreFlight) {
+      return plugin.PreBindPreFlight(ctx, cs, pod, node);
+    }
     if constexpr (kHook == NodeHook::PreBind) return plugin.PreBind(ctx, cs, pod, node);
     if constexpr (kHook == NodeHook::Bind) return plugin.Bind(ctx, cs, pod, node);
     if constexpr (kHook == NodeHook::Unreserve) plugin.Unreserve(ctx, cs, pod, node);
@@ -565,6 +583,16 @@ struct Thunks {
     });
   }
 
+  static schedhost_code_t sign_pod(void* self, schedhost_call_t* call,
+                                   const schedhost_pod_t* pod) noexcept {
+    Self& s = instance<T>(self);
+    return guard(s.api, call, [&] {
+      Context ctx(s.api, call);
+      PodSignature signature(s.api, call);
+      return s.plugin.SignPod(ctx, Pod(s.api, pod), signature);
+    });
+  }
+
   // A hint that throws answers Queue: when in doubt, the pod is tried again.
   static schedhost_queueing_hint_t queueing_hint(void* self, schedhost_call_t* call,
                                                  const schedhost_pod_t* pod,
@@ -605,6 +633,12 @@ constexpr schedhost_plugin_vtable_t make_vtable() {
     v.unreserve = &Th::template void_node_hook<Th::NodeHook::Unreserve>;
   if constexpr (check_Permit<T>()) v.permit = &Th::permit;
   if constexpr (check_PreBind<T>()) v.pre_bind = &Th::template node_hook<Th::NodeHook::PreBind>;
+  if constexpr (check_PreBindPreFlight<T>()) {
+    static_assert(has_PreBind<T>::value,
+                  "PreBindPreFlight is PreBind's first look: add Status PreBind(Context&, "
+                  "CycleState&, const Pod&, std::string_view)");
+    v.pre_bind_pre_flight = &Th::template node_hook<Th::NodeHook::PreBindPreFlight>;
+  }
   if constexpr (check_Bind<T>()) v.bind = &Th::template node_hook<Th::NodeHook::Bind>;
   if constexpr (check_PostBind<T>())
     v.post_bind = &Th::template void_node_hook<Th::NodeHook::PostBind>;
@@ -615,6 +649,7 @@ constexpr schedhost_plugin_vtable_t make_vtable() {
                   "void EventsToRegister(EventRegistry&)");
     v.queueing_hint = &Th::queueing_hint;
   }
+  if constexpr (check_SignPod<T>()) v.sign_pod = &Th::sign_pod;
   return v;
 }
 

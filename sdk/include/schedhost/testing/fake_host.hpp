@@ -101,6 +101,7 @@ struct CallRecord {
   // false for the calls that have no snapshot in the host (events_to_register, queueing hints):
   // the snapshot, namespace and waiting-pod functions then answer nothing.
   bool has_snapshot = true;
+  std::vector<std::pair<std::string, std::string>> sign_fragments = {};  // add_sign_fragment
   schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
   std::string message() const {
     std::string out;
@@ -371,6 +372,9 @@ struct HostApi {
   static void register_event(schedhost_call_t* c, schedhost_str_t resource,
                              schedhost_action_t actions) {
     if (c != nullptr) call(c)->events.emplace_back(std::string(view(resource)), actions);
+  }
+  static void add_sign_fragment(schedhost_call_t* c, schedhost_str_t key, schedhost_str_t value) {
+    if (c != nullptr) call(c)->sign_fragments.emplace_back(view(key), view(value));
   }
 
   // -- pods --
@@ -794,6 +798,7 @@ struct HostApi {
     t.namespace_label_at = &namespace_label_at;
     t.register_event = &register_event;
     t.report_exception = &report_exception;
+    t.add_sign_fragment = &add_sign_fragment;
     return t;
   }
 };

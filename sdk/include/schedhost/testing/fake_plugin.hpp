@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -69,6 +70,9 @@ struct HookResult {
   std::optional<std::vector<std::string>> node_names;  // PreFilter: set_node_names
   std::optional<std::string> nominated_node;           // PostFilter: set_nominated_node
   std::chrono::milliseconds timeout{0};                // Permit with Wait
+  // SignPod: the fragments, key -> value as compact JSON (a later one with the same key wins,
+  // as in the host).
+  std::map<std::string, std::string> signature;
 
   bool ok() const { return code == Code::Success; }
   // The reasons joined by ", ", as the host prints them.
@@ -368,6 +372,28 @@ class FakePlugin {
           return vtable_.pre_bind(self_, c, state.handle(), pod_h, detail::str(node));
         },
         pod);
+  }
+  HookResult pre_bind_pre_flight(FakeCycleState& state, const FakePod& pod, std::string_view node) {
+    need(vtable_.pre_bind_pre_flight, "PreBindPreFlight");
+    return run(
+        [&](schedhost_call_t* c, auto* pod_h) {
+          return vtable_.pre_bind_pre_flight(self_, c, state.handle(), pod_h, detail::str(node));
+        },
+        pod);
+  }
+  // SignPod, with no snapshot, as the host calls it.
+  HookResult sign_pod(const FakePod& pod) {
+    need(vtable_.sign_pod, "SignPod");
+    const detail::PodRecord record(pod);
+    detail::CallRecord call = new_call();
+    call.has_snapshot = false;
+    HookResult r;
+    r.code = static_cast<Code>(
+        vtable_.sign_pod(self_, call.handle(), reinterpret_cast<const schedhost_pod_t*>(&record)));
+    r.reasons = std::move(call.reasons);
+    for (auto& [key, value] : call.sign_fragments)
+      r.signature[key] = std::move(value);
+    return r;
   }
   HookResult bind(FakeCycleState& state, const FakePod& pod, std::string_view node) {
     need(vtable_.bind, "Bind");

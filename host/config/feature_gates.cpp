@@ -1,0 +1,79 @@
+#include "config/feature_gates.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "common/input_error.hpp"
+
+namespace schedhost::config {
+namespace {
+
+struct Gate {
+  const char* name;
+  bool FeatureGates::*field;
+};
+
+constexpr Gate kGates[] = {
+    {"NominatedNodeNameForExpectation", &FeatureGates::nominated_node_name_for_expectation},
+    {"OpportunisticBatching", &FeatureGates::opportunistic_batching},
+};
+
+std::string trimmed(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t");
+  return std::string(s.substr(first, last - first + 1));
+}
+
+[[noreturn]] void refuse_entry(const std::string& entry) {
+  throw InputError("--feature-gates: \"" + entry +
+                   "\" is not Name=true or Name=false: write it as " + entry + "=true");
+}
+
+[[noreturn]] void refuse_name(const std::string& name) {
+  std::string known;
+  for (const Gate& g : kGates) {
+    if (!known.empty()) known += ", ";
+    known += g.name;
+  }
+  throw InputError("--feature-gates: unknown feature gate \"" + name + "\": this host knows " +
+                   known);
+}
+
+[[noreturn]] void refuse_value(const std::string& name, const std::string& value) {
+  throw InputError("--feature-gates: " + name + "=" + value + ": the value must be true or false");
+}
+
+}  // namespace
+
+std::vector<std::string> known_feature_gates() {
+  std::vector<std::string> names;
+  for (const Gate& g : kGates)
+    names.emplace_back(g.name);
+  return names;
+}
+
+FeatureGates parse_feature_gates(std::string_view flag_value) {
+  FeatureGates gates;
+  std::size_t start = 0;
+  while (start <= flag_value.size()) {
+    const std::size_t comma = std::min(flag_value.find(',', start), flag_value.size());
+    const std::string entry = trimmed(flag_value.substr(start, comma - start));
+    start = comma + 1;
+    if (entry.empty()) continue;
+    const std::size_t eq = entry.find('=');
+    if (eq == std::string::npos) refuse_entry(entry);
+    const std::string name = trimmed(std::string_view(entry).substr(0, eq));
+    const std::string value = trimmed(std::string_view(entry).substr(eq + 1));
+    const Gate* gate = nullptr;
+    for (const Gate& g : kGates) {
+      if (name == g.name) gate = &g;
+    }
+    if (gate == nullptr) refuse_name(name);
+    if (value != "true" && value != "false") refuse_value(name, value);
+    gates.*(gate->field) = value == "true";
+  }
+  return gates;
+}
+
+}  // namespace schedhost::config

@@ -1,0 +1,26 @@
+// --feature-gates, as kube-scheduler reads it ("Name=true,Other=false"): the upstream gates that
+// change what the host does, with their v1.35 defaults. Plugins do not see them yet (the full
+// default profile issue adds that, with the gates of the default plugins).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedhost::config {
+
+struct FeatureGates {
+  // Opportunistic batching of pods with equal signatures (beta in v1.35, on).
+  bool opportunistic_batching = true;
+  // serve writes nominatedNodeName before a PreBind that does work (beta in v1.35, on).
+  bool nominated_node_name_for_expectation = true;
+};
+
+// The gates this host knows, sorted.
+std::vector<std::string> known_feature_gates();
+
+// Parses the flag's value over the defaults. Throws InputError naming the flag, the entry and
+// the fix: an unknown gate, a value that is not true or false, or an entry without '='.
+FeatureGates parse_feature_gates(std::string_view flag_value);
+
+}  // namespace schedhost::config
