@@ -240,6 +240,7 @@ bool Snapshot::remove_node(std::string_view name) {
     for (; it != list.end(); ++it)
       --*it;  // stays sorted
   }
+  ++layout_;
   nodes_changed();
   return true;
 }

@@ -75,6 +75,8 @@ class Snapshot {
   // set_pod_disruption_budgets), so a caller can tell whether anything changed; not by a call
   // that throws or returns false. 0 when built; a copy starts from its source's.
   uint64_t generation() const { return generation_; }
+  // Bumped when nodes change position (remove_node): node positions kept from before are void.
+  uint64_t layout() const { return layout_; }
 
   // The mutations run between scheduling cycles, never during one. Pod mutations leave every
   // NodeInfo where it is. Node mutations may move them (add_node may reallocate, remove_node
@@ -147,6 +149,7 @@ class Snapshot {
   Index image_nodes_;                       // image name -> how many nodes list it
   SnapshotJournal journal_;
   uint64_t generation_ = 0;
+  uint64_t layout_ = 0;
   std::shared_ptr<const Namespaces> namespaces_;      // immutable, shared by copies
   std::shared_ptr<const PodDisruptionBudgets> pdbs_;  // immutable, shared by copies
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <random>
 #include <utility>
@@ -614,18 +615,26 @@ PermitOutcome Framework::run_permit(CycleContext& cycle, const Pod& pod,
 std::optional<std::string> Framework::sign_pod(const Pod& pod) const {
   if (!signs_pods()) return std::nullopt;
   return timed("Sign", [&]() -> std::optional<std::string> {
-    nlohmann::json signature = nlohmann::json::object();
-    signature["v1.Pod.Spec.SchedulerName"] = pod.scheduler_name();
-    for (std::size_t i : signers_) {
-      const PluginInstance& p = *instances_[i];
-      std::vector<std::pair<std::string, std::string>> fragments;
+    // key -> value as the plugin wrote it; a later fragment with the same key replaces the
+    // earlier, as in upstream's map. Each value is checked to be JSON (without building it).
+    std::map<std::string, std::string, std::less<>> fragments;
+    fragments["v1.Pod.Spec.SchedulerName"] = nlohmann::json(pod.scheduler_name()).dump();
+    // The plugin that refused last is asked first: in upstream's default profile
+    // PodTopologySpread refuses every pod, and asking the others first would cost each pod
+    // ten calls for nothing. The order changes nothing else: any refusal means no signature.
+    const std::size_t first = refused_last_.load(std::memory_order_relaxed);
+    for (std::size_t k = 0; k < signers_.size(); ++k) {
+      const std::size_t at = k == 0 ? first : (k <= first ? k - 1 : k);
+      const PluginInstance& p = *instances_[signers_[at]];
+      std::vector<std::pair<std::string, std::string>> signed_fragments;
       const Status s =
           call(p, {"Sign", &pod}, false, [&](const auto& v, void* self, schedhost_call_t* h) {
             const schedhost_code_t code = v.sign_pod(self, h, handle(pod));
-            fragments = Call::from(h).take_sign_fragments();
+            signed_fragments = Call::from(h).take_sign_fragments();
             return code;
           });
       if (!s.ok()) {
+        refused_last_.store(at, std::memory_order_relaxed);
         // Unschedulable is a refusal (upstream logs it at V(5)); anything else is an error.
         if (s.code != SCHEDHOST_UNSCHEDULABLE) {
           spdlog::debug("plugin \"{}\" failed to sign pod {}: {}", p.name(), pod.key(),
@@ -633,19 +642,29 @@ std::optional<std::string> Framework::sign_pod(const Pod& pod) const {
         }
         return std::nullopt;
       }
-      for (auto& [key, value] : fragments) {
-        nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
-        if (parsed.is_discarded()) {
+      for (auto& [key, value] : signed_fragments) {
+        if (!nlohmann::json::accept(value)) {
           spdlog::warn(
               "plugin \"{}\" signed pod {} with a fragment {} that is not JSON: the pod "
               "is not batched",
               p.name(), pod.key(), key);
           return std::nullopt;
         }
-        signature[key] = std::move(parsed);
+        fragments.insert_or_assign(std::move(key), std::move(value));
       }
     }
-    return signature.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // Canonical: keys in order, each value as its plugin wrote it (a plugin writes the same
+    // value the same way).
+    std::string signature = "{";
+    for (const auto& [key, value] : fragments) {
+      if (signature.size() > 1) signature += ',';
+      signature +=
+          nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      signature += ':';
+      signature += value;
+    }
+    signature += '}';
+    return signature;
   });
 }
 

@@ -6,6 +6,7 @@
 #include <schedhost/abi.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -194,8 +195,9 @@ class Framework {
   std::optional<int> percentage_;
   std::vector<std::unique_ptr<PluginInstance>> instances_;
   std::array<std::vector<Enabled>, kExtensionPointCount> points_;
-  std::vector<std::size_t> signers_;           // instances that sign (when all can)
-  std::vector<std::string> unsigned_plugins_;  // PreFilter..Score plugins without sign_pod
+  std::vector<std::size_t> signers_;                  // instances that sign (when all can)
+  mutable std::atomic<std::size_t> refused_last_{0};  // position in signers_, asked first
+  std::vector<std::string> unsigned_plugins_;         // PreFilter..Score plugins without sign_pod
   const cluster::Snapshot* snapshot_ = nullptr;
   WaitingPods* waiting_pods_ = nullptr;
   Parallelizer* parallelizer_ = nullptr;

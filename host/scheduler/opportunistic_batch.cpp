@@ -1,6 +1,7 @@
 #include "scheduler/opportunistic_batch.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace schedhost::scheduler {
 
@@ -14,10 +15,16 @@ void OpportunisticBatch::flush(std::string_view reason) {
   if (metrics_ != nullptr) metrics_->batch_flushed(profile_, reason);
 }
 
+void OpportunisticBatch::clear() {
+  signature_.reset();
+  unranked_.reset();
+  nodes_.clear();
+}
+
 std::optional<OpportunisticBatch::Hint> OpportunisticBatch::hint(
-    const std::optional<std::string>& signature, std::uint64_t cycle,
+    const std::optional<std::string>& signature, std::uint64_t cycle, std::uint64_t layout,
     const std::function<bool(const std::string&)>& node_gone,
-    const std::function<bool(const std::string&)>& node_rejects) {
+    const std::function<bool(const std::string&)>& node_rejects, const Rank& rank) {
   // The checks of upstream's batchStateCompatible, in its order. A failed check counts its
   // reason and gives no hint; the kept ranking is replaced by the next store().
   const auto no_hint = [&](std::string_view reason) -> std::optional<Hint> {
@@ -25,7 +32,7 @@ std::optional<OpportunisticBatch::Hint> OpportunisticBatch::hint(
     count_attempt("no_hint");
     return std::nullopt;
   };
-  if (nodes_.empty()) return no_hint("");
+  if (empty()) return no_hint("");
   // Only the pod popped right after the one that made the ranking may use it.
   if (!has_last_ || cycle != last_cycle_ + 1) return no_hint("pod_skipped");
   if (!signature || signature != signature_) return no_hint("pod_incompatible");
@@ -33,6 +40,17 @@ std::optional<OpportunisticBatch::Hint> OpportunisticBatch::hint(
   if (node_gone(last_chosen_)) return no_hint("node_missing");
   // The ranking holds only while the node just taken is full for pods like this one.
   if (!node_rejects(last_chosen_)) return no_hint("node_not_full");
+  if (unranked_) {
+    // A node removed since the scoring moved the positions: upstream would still know the other
+    // nodes by name; here the ranking is given up, which only costs a scoring.
+    if (unranked_->layout != layout) {
+      clear();
+      return no_hint("node_missing");
+    }
+    nodes_ = rank(*unranked_);
+    std::reverse(nodes_.begin(), nodes_.end());
+    unranked_.reset();
+  }
   Hint h{nodes_.back(), ranked_by_, nodes_.size() - 1};
   nodes_.pop_back();
   return h;
@@ -40,9 +58,8 @@ std::optional<OpportunisticBatch::Hint> OpportunisticBatch::hint(
 
 void OpportunisticBatch::store(const std::optional<std::string>& signature,
                                const std::optional<Hint>& hint, const std::string& chosen,
-                               bool others,
-                               const std::function<std::vector<std::string>()>& ranking,
-                               std::uint64_t cycle, const std::string& pod) {
+                               std::optional<Scores> scores, std::uint64_t cycle,
+                               const std::string& pod) {
   last_cycle_ = cycle;
   last_chosen_ = chosen;
   has_last_ = true;
@@ -52,17 +69,16 @@ void OpportunisticBatch::store(const std::optional<std::string>& signature,
     return;  // the ranking stays, less the node just used
   }
   if (hint) count_attempt("hint_not_used");
-  if (signature && others) {
+  if (signature && scores) {
+    clear();
     signature_ = signature;
-    nodes_ = ranking();
-    std::reverse(nodes_.begin(), nodes_.end());
+    unranked_ = std::move(scores);
     ranked_by_ = pod;
     created_ = Clock::now();
     return;
   }
-  flush(others ? "pod_not_batchable" : "empty_list");
-  nodes_.clear();
-  signature_.reset();
+  flush(scores ? "pod_not_batchable" : "empty_list");
+  clear();
 }
 
 }  // namespace schedhost::scheduler

@@ -32,6 +32,19 @@ class OpportunisticBatch {
  public:
   using Clock = std::chrono::steady_clock;
 
+  // The scores of an attempt, as the core has them: the scored nodes' snapshot positions and
+  // totals, and the position of the chosen one. Ranked only when a hint needs it: most kept
+  // rankings are dropped unused, and sorting hundreds of nodes per pod would cost more than
+  // batching saves.
+  struct Scores {
+    std::vector<std::size_t> nodes;
+    std::vector<std::int64_t> totals;
+    std::size_t chosen = 0;
+    std::uint64_t layout = 0;  // Snapshot::layout() when scored: the positions hold while equal
+  };
+  // Turns scores into node names, best first, without the chosen node (the core's tie-break).
+  using Rank = std::function<std::vector<std::string>(const Scores&)>;
+
   // A node offered from the kept ranking.
   struct Hint {
     std::string node;
@@ -47,17 +60,18 @@ class OpportunisticBatch {
 
   // The hint for a pod with this signature, scheduled in the queue's pop number `cycle`, or
   // nullopt when the kept ranking does not apply (the reason is counted). node_gone(name): the
-  // node is no longer in the snapshot; node_rejects(name): Filter rejects the pod there.
+  // node is no longer in the snapshot; node_rejects(name): Filter rejects the pod there;
+  // layout: the snapshot's now.
   std::optional<Hint> hint(const std::optional<std::string>& signature, std::uint64_t cycle,
+                           std::uint64_t layout,
                            const std::function<bool(const std::string&)>& node_gone,
-                           const std::function<bool(const std::string&)>& node_rejects);
+                           const std::function<bool(const std::string&)>& node_rejects,
+                           const Rank& rank);
 
-  // After an attempt chose `chosen` (before Reserve; upstream's StoreScheduleResults). others:
-  // whether other nodes were scored; ranking: those nodes, best first, needed only when the pod
-  // has a signature (ranking them costs a sort).
+  // After an attempt chose `chosen` (before Reserve; upstream's StoreScheduleResults). scores:
+  // the scored nodes, nullopt when a single node was feasible (nothing was scored).
   void store(const std::optional<std::string>& signature, const std::optional<Hint>& hint,
-             const std::string& chosen, bool others,
-             const std::function<std::vector<std::string>()>& ranking, std::uint64_t cycle,
+             const std::string& chosen, std::optional<Scores> scores, std::uint64_t cycle,
              const std::string& pod);
 
   // What happened so far, by upstream's label: attempts by result, flushes by reason.
@@ -68,13 +82,16 @@ class OpportunisticBatch {
  private:
   void count_attempt(std::string_view result);
   void flush(std::string_view reason);
+  bool empty() const { return !unranked_ && nodes_.empty(); }
+  void clear();
 
   std::string profile_;
   std::optional<Clock::duration> max_age_;
   BatchMetrics* metrics_;
 
-  // The kept ranking: the nodes still to offer, best LAST (pop_back is the next hint).
+  // The kept ranking: scores not ranked yet, or the nodes still to offer, best LAST.
   std::optional<std::string> signature_;
+  std::optional<Scores> unranked_;
   std::vector<std::string> nodes_;
   std::string ranked_by_;
   Clock::time_point created_{};

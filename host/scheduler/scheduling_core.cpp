@@ -144,20 +144,19 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
   if (batch != nullptr) {
     signature = fw.sign_pod(*pod);
     hint = batch->hint(
-        signature, pop, [&](const std::string& node) { return !snapshot_.index_of(node); },
+        signature, pop, snapshot_.layout(),
+        [&](const std::string& node) { return !snapshot_.index_of(node); },
         [&](const std::string& node) {
           cycle.state.set_read_only(true);
           const bool rejected = fw.run_filter(cycle, *pod, *snapshot_.find(node)).rejected();
           cycle.state.set_read_only(false);
           return rejected;
-        });
+        },
+        [&](const OpportunisticBatch::Scores& scores) { return ranking(scores); });
   }
-  const auto store = [&](std::size_t chosen, const std::vector<std::size_t>& scored,
-                         const std::vector<std::int64_t>& totals) {
+  const auto store = [&](std::size_t chosen, std::optional<OpportunisticBatch::Scores> scores) {
     if (batch == nullptr) return;
-    batch->store(
-        signature, hint, snapshot_.at(chosen).name(), scored.size() > 1,
-        [&] { return ranking(scored, totals, chosen); }, pop, pod->key());
+    batch->store(signature, hint, snapshot_.at(chosen).name(), std::move(scores), pop, pod->key());
   };
 
   // A pod nominated by a preemption tries that node first, alone (upstream's
@@ -185,7 +184,7 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
             result.explain->reused = ReusedRanking{hint->ranked_by, hint->left};
           }
         }
-        store(*node, {}, {});
+        store(*node, std::nullopt);
         return assume_and_reserve(fw, pod, std::move(cycle), std::move(result), *node);
       }
     }
@@ -245,16 +244,21 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
     add_extender_scores(*pod, filtered.feasible, scores,
                         options_.explain ? &*result.explain : nullptr);
     chosen = filtered.feasible[select_host(scores.totals, rng_)];
-    store(chosen, filtered.feasible, scores.totals);
+    if (batch != nullptr) {
+      store(chosen,
+            OpportunisticBatch::Scores{std::move(filtered.feasible), std::move(scores.totals),
+                                       chosen, snapshot_.layout()});
+    }
   } else {
-    store(chosen, {}, {});
+    store(chosen, std::nullopt);
   }
   assume_and_reserve(fw, pod, std::move(cycle), std::move(result), chosen);
 }
 
-std::vector<std::string> SchedulingCore::ranking(const std::vector<std::size_t>& feasible,
-                                                 const std::vector<std::int64_t>& totals,
-                                                 std::size_t chosen) {
+std::vector<std::string> SchedulingCore::ranking(const OpportunisticBatch::Scores& scores) {
+  const std::vector<std::size_t>& feasible = scores.nodes;
+  const std::vector<std::int64_t>& totals = scores.totals;
+  const std::size_t chosen = scores.chosen;
   struct Ranked {
     std::int64_t total;
     std::uint64_t tie_break;  // upstream's Randomizer

@@ -167,8 +167,7 @@ class SchedulingCore {
   void explain_first_node(Explanation& explain, std::size_t node, const std::string& why) const;
   OpportunisticBatch* batch_for(const framework::Framework& fw);
   // The scored nodes but the chosen one, best first; ties in a seeded random order.
-  std::vector<std::string> ranking(const std::vector<std::size_t>& feasible,
-                                   const std::vector<std::int64_t>& totals, std::size_t chosen);
+  std::vector<std::string> ranking(const OpportunisticBatch::Scores& scores);
   void assume_and_reserve(const framework::Framework& fw, const PodPtr& pod,
                           framework::CycleContext cycle, PodResult result, std::size_t chosen);
   std::vector<std::size_t> all_node_indexes() const;
