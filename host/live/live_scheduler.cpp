@@ -221,21 +221,10 @@ void LiveScheduler::finish_bindings() {
 framework::Status LiveScheduler::bind(AssumedPod& assumed) {
   // Upstream v1.35 (NominatedNodeNameForExpectation): before a PreBind that does work, the pod's
   // nominatedNodeName says where it is going; the API server clears it with the binding.
-  const auto announce = [&] {
-    const json& object = assumed.pod->json();
-    try {
-      if (auto patch = kube::nominated_node_patch(object, assumed.result.node)) {
-        kube::send_pod_status_patch(client_, object, *patch);
-      }
-    } catch (const kube::ApiError& e) {
-      spdlog::warn("serve: could not write the nominated node of {} before its PreBind: {}",
-                   assumed.pod->key(), e.what());
-    }
-  };
-  framework::Status status =
-      core_.run_binding_plugins(assumed, options_.feature_gates.nominated_node_name_for_expectation
-                                             ? std::function<void()>(announce)
-                                             : std::function<void()>());
+  framework::Status status = core_.run_binding_plugins(
+      assumed, options_.feature_gates.nominated_node_name_for_expectation
+                   ? std::function<void()>([&] { nominate(assumed, "its PreBind"); })
+                   : std::function<void()>());
   if (!status.ok()) return status;
   if (core_.extender_binds(*assumed.pod)) return status;  // the extender wrote the binding
   // The Bind plugin approved (DefaultBinder): the host writes the binding, as upstream's
@@ -257,6 +246,27 @@ framework::Status LiveScheduler::bind(AssumedPod& assumed) {
     return framework::Status::error(e.message().empty() ? e.what() : e.message(), "DefaultBinder");
   }
   return {};
+}
+
+void LiveScheduler::nominate(const AssumedPod& assumed, const char* before) {
+  const json& object = assumed.pod->json();
+  try {
+    if (auto patch = kube::nominated_node_patch(object, assumed.result.node)) {
+      kube::send_pod_status_patch(client_, object, *patch);
+    }
+  } catch (const kube::ApiError& e) {
+    // Upstream logs it and goes on: the nomination is a hint to others, not part of the binding.
+    spdlog::warn("serve: could not write the nominated node of {} before {}: {}",
+                 assumed.pod->key(), before, e.what());
+  }
+}
+
+// Upstream v1.35 writes the nomination of a pod that will wait on Permit at the start of its
+// binding cycle; here the wait starts on the scheduling thread, so it is written there.
+void LiveScheduler::waiting_at_permit(const AssumedPod& assumed) {
+  if (options_.feature_gates.nominated_node_name_for_expectation) {
+    nominate(assumed, "its wait at Permit");
+  }
 }
 
 void LiveScheduler::start_binding(AssumedPod assumed) {

@@ -77,6 +77,10 @@ class LiveScheduler : public scheduler::CycleSink {
   void preempt(const scheduler::PodPtr& pod, scheduler::PodResult result,
                const scheduler::Preemption& preemption) override;
   void start_binding(scheduler::AssumedPod assumed) override;
+  void waiting_at_permit(const scheduler::AssumedPod& assumed) override;
+  // Writes status.nominatedNodeName = the node assumed.pod is reserved on (v1.35's
+  // NominatedNodeNameForExpectation); a failure is logged, naming what it came `before`.
+  void nominate(const scheduler::AssumedPod& assumed, const char* before);
 
  private:
   bool responsible_for(const nlohmann::json& pod) const;

@@ -314,6 +314,7 @@ void SchedulingCore::assume_and_reserve(const Framework& fw, const PodPtr& pod, 
   framework::PermitOutcome permit = fw.run_permit(assumed.cycle, *assumed.pod, node);
   if (permit.status.code == SCHEDHOST_WAIT) {
     waiting_.add(assumed.pod, node, std::move(permit.waits));
+    sink_.waiting_at_permit(assumed);
     waiting_assumed_.emplace(assumed.pod->uid(), std::move(assumed));
     return;
   }

@@ -80,6 +80,9 @@ class CycleSink {
   // SchedulingCore::bind_now) or on another thread (live: run_binding_plugins there, then
   // finish_binding back on the scheduling thread).
   virtual void start_binding(AssumedPod assumed) = 0;
+  // Permit asked the pod to wait, reserved on its node (live: nominatedNodeName is written, as
+  // v1.35 does for a pod that will wait on Permit). Nothing by default.
+  virtual void waiting_at_permit(const AssumedPod& /*assumed*/) {}
 };
 
 struct CoreOptions {

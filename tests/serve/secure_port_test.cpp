@@ -155,6 +155,13 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
                    {{"event", "ScheduleAttemptFailure"}, {"queue", "unschedulable"}}),
             1);
   EXPECT_EQ(sample(families, "leader_election_master_status", {{"name", "kube-scheduler"}}), 1);
+  // Opportunistic batching (v1.35): the default profile never batches (PodTopologySpread's
+  // default constraints), so every attempt that passed PreFilter had no hint.
+  EXPECT_GE(sample(families, "scheduler_batch_attempts_total",
+                   {{"profile", "default-scheduler"}, {"result", "no_hint"}}),
+            4);
+  EXPECT_EQ(families["scheduler_batch_attempts"]["help"],
+            "[ALPHA] Counts of results when we attempt to use batching.");
   // Extension points and plugins: one Bind and one Filter per bound pod, the big pod's rejection.
   const json fit_filter = {{"extension_point", "Filter"}, {"plugin", "NodeResourcesFit"}};
   EXPECT_EQ(

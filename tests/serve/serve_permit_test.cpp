@@ -93,6 +93,12 @@ TEST(ServePermit, APodDeletedWhileWaitingAtPermitIsRejectedAndItsGangFreedAtOnce
   ASSERT_TRUE(eventually([&] { return !first_failure_message(client, "default", "web").empty(); }))
       << serve.log();
   EXPECT_EQ(live_decisions(client)["default/gang-b-1"].result, "Pending") << serve.log();
+  // v1.35 (NominatedNodeNameForExpectation): a pod waiting at Permit says where it will go.
+  const auto nominated = [&](const std::string& name) {
+    return client.get("/api/v1/namespaces/default/pods/" + name)
+        .value("/status/nominatedNodeName"_json_pointer, std::string());
+  };
+  ASSERT_TRUE(eventually([&] { return nominated("gang-b-1") == "node-a"; })) << serve.log();
   client.remove("/api/v1/namespaces/default/pods/gang-b-2");
   const auto deleted = std::chrono::steady_clock::now();
   ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/web"].node == "node-a"; },
@@ -104,6 +110,8 @@ TEST(ServePermit, APodDeletedWhileWaitingAtPermitIsRejectedAndItsGangFreedAtOnce
   EXPECT_EQ(live.at("default/gang-b-1").result, "Unschedulable");
   EXPECT_EQ(first_failure_message(client, "default", "gang-b-1"),
             "pod group default/gang-b was rejected: member gang-b-2 was unreserved");
+  // Rejected in its binding cycle: the nomination is cleared with the failure, as upstream does.
+  EXPECT_TRUE(eventually([&] { return nominated("gang-b-1").empty(); })) << serve.log();
   kill(serve.process().pid(), SIGTERM);
   serve.process().stop(15'000);
 }
