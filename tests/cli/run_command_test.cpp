@@ -340,46 +340,25 @@ TEST(RunCommand, BadFeatureGatesAreOneLineEach) {
 
 // Four nodes of 8, 7, 6 and 5 CPUs and three pods that fill any of them: the second and third
 // take the first one's ranking (configs/batching-profile.yaml allows batching).
-const char* const kThreeFillingPods = R"(apiVersion: v1
-kind: Node
-metadata: {name: node-a}
-status: {allocatable: {cpu: '8', memory: 8Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-b}
-status: {allocatable: {cpu: '7', memory: 8Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-c}
-status: {allocatable: {cpu: '6', memory: 8Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-d}
-status: {allocatable: {cpu: '5', memory: 8Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p1, namespace: default}
-spec: {containers: [{name: c, image: busybox, resources: {requests: {cpu: 4500m}}}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p2, namespace: default}
-spec: {containers: [{name: c, image: busybox, resources: {requests: {cpu: 4500m}}}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p3, namespace: default}
-spec: {containers: [{name: c, image: busybox, resources: {requests: {cpu: 4500m}}}]}
-)";
+std::string three_filling_pods() {
+  std::string text;
+  for (const auto& [node, cpu] :
+       {std::pair{"node-a", "8"}, {"node-b", "7"}, {"node-c", "6"}, {"node-d", "5"}}) {
+    text += std::string("apiVersion: v1\nkind: Node\nmetadata: {name: ") + node +
+            "}\nstatus: {allocatable: {cpu: '" + cpu + "', memory: 8Gi, pods: '110'}}\n---\n";
+  }
+  for (const char* pod : {"p1", "p2", "p3"}) {
+    text += std::string("apiVersion: v1\nkind: Pod\nmetadata: {name: ") + pod +
+            ", namespace: default}\nspec: {containers: [{name: c, image: busybox, resources: "
+            "{requests: {cpu: 4500m}}}]}\n---\n";
+  }
+  return text;
+}
 
 TEST(RunCommand, ExplainSaysWhenADecisionReusedAnEarlierRanking) {
   ScratchDir files;
   const std::string config = std::string(SCHEDHOST_SOURCE_DIR) + "/configs/batching-profile.yaml";
-  const std::string cluster = files.write("cluster.yaml", kThreeFillingPods);
+  const std::string cluster = files.write("cluster.yaml", three_filling_pods());
   const auto json_run =
       run_schedhost({"run", "--config", config, "--cluster", cluster, "--explain", "-o", "json"});
   ASSERT_EQ(json_run.exit_code, 0) << json_run.err;

@@ -74,13 +74,18 @@ std::pair<std::string, std::string> nominated_and_bound(kube::ApiClient& client,
           pod.value("/spec/nodeName"_json_pointer, std::string())};
 }
 
+// Node n1 and pod "held", which SlowPreBind holds for hold_ms in PreBind.
+void create_node_and_held_pod(kube::ApiClient& client, const std::string& hold_ms) {
+  create_node(client, test_node("n1", "4"));
+  json held = test_pod("held", "100m");
+  held["metadata"]["labels"]["schedhost.test/pre-bind-ms"] = hold_ms;
+  client.create(ns_path("default") + "/pods", held);
+}
+
 TEST(ServeV135, APodIsNominatedToItsNodeWhileAPreBindWorksOnIt) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
-  create_node(client, test_node("n1", "4"));
-  json held = test_pod("held", "100m");
-  held["metadata"]["labels"]["schedhost.test/pre-bind-ms"] = "3000";
-  client.create(ns_path("default") + "/pods", held);
+  create_node_and_held_pod(client, "3000");
   ScratchDir dir;
   ServeProcess serve(*plane, dir.write("profile.yaml", kSlowPreBindProfile),
                      {"--plugin-dir", std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/serve"});
@@ -101,10 +106,7 @@ TEST(ServeV135, APodIsNominatedToItsNodeWhileAPreBindWorksOnIt) {
 TEST(ServeV135, WithTheGateOffNoNominationIsWrittenForPreBind) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
-  create_node(client, test_node("n1", "4"));
-  json held = test_pod("held", "100m");
-  held["metadata"]["labels"]["schedhost.test/pre-bind-ms"] = "2000";
-  client.create(ns_path("default") + "/pods", held);
+  create_node_and_held_pod(client, "2000");
   ScratchDir dir;
   ServeProcess serve(*plane, dir.write("profile.yaml", kSlowPreBindProfile),
                      {"--plugin-dir", std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/serve",
