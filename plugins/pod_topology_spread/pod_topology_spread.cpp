@@ -3,8 +3,8 @@
 // on, as they are in 1.35). As 1.35 (and unlike 1.28, which kept one state per distinct topology
 // key), every count is kept per constraint, so two constraints on the same topologyKey (say two
 // DoNotSchedule constraints on zone with different selectors) are counted and checked each on
-// its own. Still as 1.28: EventsToRegister (Pod all, Node add/delete/label; no queueing hints)
-// and PreFilter's error messages, which 1.35 prefixes with "get constraints from pod: ".
+// its own. PreFilter's errors carry 1.35's "get constraints from pod: " prefix. Still as 1.28:
+// EventsToRegister (Pod all, Node add/delete/label; no queueing hints).
 //
 // Args (PodTopologySpreadArgs): {"defaultingType": "System"|"List" (default System),
 //   "defaultConstraints": [core/v1 TopologySpreadConstraint without labelSelector]}. Validated as
@@ -447,7 +447,7 @@ class PodTopologySpread {
             constraints_for(pod, kDoNotSchedule, "obtaining pod's hard topology spread constraints",
                             "setting default hard topology spread constraints");
       } catch (const std::exception& e) {
-        return Status::Error(e.what());
+        return Status::Error(std::string("get constraints from pod: ") + e.what());
       }
     }
     if (cs->list.empty()) return Status::Skip();

@@ -465,7 +465,8 @@ TEST_F(PodTopologySpreadFilter, ErrorsWithUpstreamMessages) {
   const PreFilterOutcome pre = bad_selector.pre_filter();
   EXPECT_EQ(pre.code, kError);
   ASSERT_EQ(pre.reasons.size(), 1U);
-  EXPECT_THAT(pre.reasons[0], StartsWith("obtaining pod's hard topology spread constraints: "));
+  EXPECT_THAT(pre.reasons[0], StartsWith("get constraints from pod: obtaining pod's hard topology "
+                                         "spread constraints: "));
   EXPECT_THAT(pre.reasons[0], HasSubstr("\"Near\" is not a valid label selector operator"));
 }
 
