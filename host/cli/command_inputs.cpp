@@ -11,13 +11,10 @@
 namespace schedhost::cli {
 
 void add_feature_gates_flag(CLI::App* sub, std::string& value) {
-  std::string known;
-  for (const std::string& gate : config::known_feature_gates())
-    known += (known.empty() ? "" : ", ") + gate;
   sub->add_option("--feature-gates", value,
                   "Upstream feature gates, as kube-scheduler takes them (Name=true,Other=false), "
                   "with v1.35's defaults: " +
-                      known)
+                      config::known_feature_gates())
       ->option_text("GATES");
 }
 

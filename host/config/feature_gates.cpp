@@ -31,13 +31,8 @@ std::string trimmed(std::string_view s) {
 }
 
 [[noreturn]] void refuse_name(const std::string& name) {
-  std::string known;
-  for (const Gate& g : kGates) {
-    if (!known.empty()) known += ", ";
-    known += g.name;
-  }
   throw InputError("--feature-gates: unknown feature gate \"" + name + "\": this host knows " +
-                   known);
+                   known_feature_gates());
 }
 
 [[noreturn]] void refuse_value(const std::string& name, const std::string& value) {
@@ -46,10 +41,12 @@ std::string trimmed(std::string_view s) {
 
 }  // namespace
 
-std::vector<std::string> known_feature_gates() {
-  std::vector<std::string> names;
-  for (const Gate& g : kGates)
-    names.emplace_back(g.name);
+std::string known_feature_gates() {
+  std::string names;
+  for (const Gate& g : kGates) {
+    if (!names.empty()) names += ", ";
+    names += g.name;
+  }
   return names;
 }
 

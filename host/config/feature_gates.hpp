@@ -5,7 +5,6 @@
 
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace schedhost::config {
 
@@ -16,8 +15,8 @@ struct FeatureGates {
   bool nominated_node_name_for_expectation = true;
 };
 
-// The gates this host knows, sorted.
-std::vector<std::string> known_feature_gates();
+// The gates this host knows, sorted, as "A, B" (for help and error texts).
+std::string known_feature_gates();
 
 // Parses the flag's value over the defaults. Throws InputError naming the flag, the entry and
 // the fix: an unknown gate, a value that is not true or false, or an entry without '='.

@@ -644,10 +644,12 @@ std::optional<std::string> Framework::sign_pod(const Pod& pod) const {
       }
       for (auto& [key, value] : signed_fragments) {
         if (!nlohmann::json::accept(value)) {
-          spdlog::warn(
-              "plugin \"{}\" signed pod {} with a fragment {} that is not JSON: the pod "
-              "is not batched",
-              p.name(), pod.key(), key);
+          if (p.first_bad_fragment()) {
+            spdlog::warn(
+                "plugin \"{}\" signed pod {} with a fragment {} that is not JSON: pods it signs "
+                "so are not batched (logged once)",
+                p.name(), pod.key(), key);
+          }
           return std::nullopt;
         }
         fragments.insert_or_assign(std::move(key), std::move(value));

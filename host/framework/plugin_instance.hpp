@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cluster/pod.hpp"
@@ -40,6 +41,9 @@ class PluginInstance {
   // Whether event may make pod, which this plugin rejected, schedulable: one of its registrations
   // matches and its queueing hint (if any) does not answer Skip. Scheduling thread.
   bool worth_requeuing(const cluster::Pod& pod, const ClusterEvent& event) const;
+  // True the first time only: a signature fragment that is not JSON is logged once per plugin,
+  // not once per pod. Scheduling thread.
+  bool first_bad_fragment() const { return !std::exchange(warned_fragment_, true); }
 
  private:
   explicit PluginInstance(const loader::PluginDefinition& definition);
@@ -51,7 +55,8 @@ class PluginInstance {
   void* self_ = nullptr;
   bool created_ = false;
   std::optional<std::vector<EventRegistration>> events_;
-  mutable bool warned_hint_ = false;  // a bad hint answer is logged once
+  mutable bool warned_hint_ = false;      // a bad hint answer is logged once
+  mutable bool warned_fragment_ = false;  // and a bad signature fragment
 };
 
 }  // namespace schedhost::framework

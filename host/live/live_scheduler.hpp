@@ -78,11 +78,11 @@ class LiveScheduler : public scheduler::CycleSink {
                const scheduler::Preemption& preemption) override;
   void start_binding(scheduler::AssumedPod assumed) override;
   void waiting_at_permit(const scheduler::AssumedPod& assumed) override;
+
+ private:
   // Writes status.nominatedNodeName = the node assumed.pod is reserved on (v1.35's
   // NominatedNodeNameForExpectation); a failure is logged, naming what it came `before`.
   void nominate(const scheduler::AssumedPod& assumed, const char* before);
-
- private:
   bool responsible_for(const nlohmann::json& pod) const;
   void start_informers();
   void step();  // one turn of the loop

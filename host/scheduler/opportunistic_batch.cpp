@@ -6,12 +6,10 @@
 namespace schedhost::scheduler {
 
 void OpportunisticBatch::count_attempt(std::string_view result) {
-  ++attempts_[std::string(result)];
   if (metrics_ != nullptr) metrics_->batch_attempt(profile_, result);
 }
 
 void OpportunisticBatch::flush(std::string_view reason) {
-  ++flushes_[std::string(reason)];
   if (metrics_ != nullptr) metrics_->batch_flushed(profile_, reason);
 }
 
@@ -65,7 +63,6 @@ void OpportunisticBatch::store(const std::optional<std::string>& signature,
   has_last_ = true;
   if (hint && hint->node == chosen) {
     count_attempt("hint_used");
-    ++batched_pods_;
     return;  // the ranking stays, less the node just used
   }
   if (hint) count_attempt("hint_not_used");

@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,11 +73,6 @@ class OpportunisticBatch {
              const std::string& chosen, std::optional<Scores> scores, std::uint64_t cycle,
              const std::string& pod);
 
-  // What happened so far, by upstream's label: attempts by result, flushes by reason.
-  const std::map<std::string, std::uint64_t>& attempts() const { return attempts_; }
-  const std::map<std::string, std::uint64_t>& flushes() const { return flushes_; }
-  std::uint64_t batched_pods() const { return batched_pods_; }
-
  private:
   void count_attempt(std::string_view result);
   void flush(std::string_view reason);
@@ -99,10 +93,6 @@ class OpportunisticBatch {
   std::uint64_t last_cycle_ = 0;
   std::string last_chosen_;
   bool has_last_ = false;
-
-  std::map<std::string, std::uint64_t> attempts_;
-  std::map<std::string, std::uint64_t> flushes_;
-  std::uint64_t batched_pods_ = 0;
 };
 
 }  // namespace schedhost::scheduler

@@ -80,10 +80,6 @@ OpportunisticBatch* SchedulingCore::batch_for(const Framework& fw) {
   return nullptr;
 }
 
-const OpportunisticBatch* SchedulingCore::batch_of(const Framework& fw) const {
-  return const_cast<SchedulingCore*>(this)->batch_for(fw);
-}
-
 const Framework* SchedulingCore::framework_for(const Pod& pod) const {
   for (const auto& f : frameworks_) {
     if (f->name() == pod.scheduler_name()) return f.get();
@@ -142,7 +138,9 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
   std::optional<std::string> signature;
   std::optional<OpportunisticBatch::Hint> hint;
   if (batch != nullptr) {
-    signature = fw.sign_pod(*pod);
+    // Upstream disables signatures in a profile with extenders: their filter and scores are not
+    // the plugins' to promise. Without a signature nothing is reused, but the counts go on.
+    if (extenders_.empty()) signature = fw.sign_pod(*pod);
     hint = batch->hint(
         signature, pop, snapshot_.layout(),
         [&](const std::string& node) { return !snapshot_.index_of(node); },

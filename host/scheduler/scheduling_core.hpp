@@ -92,7 +92,7 @@ struct CoreOptions {
   bool opportunistic_batching = true;
   // How long a kept ranking stays valid: upstream's 500 ms in serve; no limit in the replay.
   std::optional<std::chrono::steady_clock::duration> batch_max_age = std::nullopt;
-  BatchMetrics* batch_metrics = nullptr;  // serve's /metrics; null: counted only
+  BatchMetrics* batch_metrics = nullptr;  // serve's /metrics; null: not counted
 };
 
 class SchedulingCore {
@@ -150,9 +150,6 @@ class SchedulingCore {
   // nominated and removes the pods that leave.
   framework::NominatedPods& nominated_pods() { return nominated_; }
   framework::Parallelizer& parallelizer() { return parallelizer_; }
-  // The profile's batching state (counts for tests and benchmarks); nullptr when the gate is
-  // off.
-  const OpportunisticBatch* batch_of(const framework::Framework& fw) const;
 
  private:
   struct Filtered {

@@ -25,13 +25,19 @@ constexpr std::int64_t kMinThreshold = 23 * kMiB;
 constexpr std::int64_t kMaxContainerThreshold = 1000 * kMiB;
 constexpr std::int64_t kMaxNodeScore = 100;
 
-// normalizedImageName: the name as the node reports it when no tag is given.
-bool needs_latest(std::string_view image) {
+// normalizedImageName: the name as the node reports it, ":latest" appended when no tag is given.
+// buffer holds the appended form (Score reuses one per call, so the per-node path allocates
+// at most once).
+std::string_view normalized_image(std::string_view image, std::string& buffer) {
   const std::size_t colon = image.rfind(':');
   const std::size_t slash = image.rfind('/');
   // Go's LastIndex is -1 when absent: colon <= slash, with npos standing for -1.
-  if (colon == std::string_view::npos) return true;
-  return slash != std::string_view::npos && colon <= slash;
+  const bool tagged =
+      colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash);
+  if (tagged) return image;
+  buffer.assign(image);
+  buffer += ":latest";
+  return buffer;
 }
 
 // calculatePriority.
@@ -52,10 +58,9 @@ class ImageLocality {
   schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
                             schedhost::PodSignature& signature) const {
     std::vector<std::string> images;
-    for (const schedhost::Container container : pod.containers()) {
-      images.emplace_back(container.image);
-      if (needs_latest(container.image)) images.back() += ":latest";
-    }
+    std::string buffer;
+    for (const schedhost::Container container : pod.containers())
+      images.emplace_back(normalized_image(container.image, buffer));
     std::sort(images.begin(), images.end());
     signature.add("v1.Pod.Spec.Containers.Image", images);
     return {};
@@ -71,12 +76,7 @@ class ImageLocality {
     // Every container counts, init containers too (v1.35; v1.28 counted the regular ones).
     for (const schedhost::Container container : pod.containers()) {
       ++containers;
-      std::string_view name = container.image;
-      if (needs_latest(name)) {
-        normalized.assign(name);
-        normalized += ":latest";
-        name = normalized;
-      }
+      const std::string_view name = normalized_image(container.image, normalized);
       for (const schedhost::ImageState image : images) {
         if (image.name != name) continue;
         const double spread = static_cast<double>(image.num_nodes) / total_nodes;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "scheduler_harness.hpp"
+#include "support/log_capture.hpp"
+#include "support/test_extender.hpp"
 
 namespace schedhost {
 namespace {
@@ -208,6 +210,54 @@ TEST_F(Batching, ThePodAfterAFailedOneScoresAgain) {
   EXPECT_THAT(outcomes(r), ElementsAre(Outcome{"default/p1", "node-a", std::nullopt, 0},
                                        Outcome{"default/huge", "", std::nullopt, 0},
                                        Outcome{"default/p2", "node-b", std::nullopt, 0}));
+}
+
+// RawSigner (a test fixture) signs with whatever args.fragment says, JSON or not, or throws.
+std::string raw_signer(const std::string& args) {
+  return "  pluginConfig:\n  - name: RawSigner\n    args: " + args + "\n";
+}
+
+TEST_F(Batching, AFragmentAPluginWritesAsJsonIsTakenAsIs) {
+  const RunResult r = harness_.run(profile({}, {"RawSigner"}, raw_signer("{fragment: '[1, 2]'}")),
+                                   nodes() + pod("p1", "4500m") + pod("p2", "4500m"), gate(true));
+  EXPECT_THAT(outcomes(r), ElementsAre(Outcome{"default/p1", "node-a", std::nullopt, 0},
+                                       Outcome{"default/p2", "node-b", "default/p1", 2}));
+}
+
+TEST_F(Batching, AFragmentThatIsNotJsonOrASignerThatThrowsOnlyStopsBatching) {
+  const std::string cluster =
+      nodes() + pod("p1", "4500m") + pod("p2", "4500m") + pod("p3", "4500m");
+  const auto scored = ElementsAre(Outcome{"default/p1", "node-a", std::nullopt, 0},
+                                  Outcome{"default/p2", "node-b", std::nullopt, 0},
+                                  Outcome{"default/p3", "node-c", std::nullopt, 0});
+  testing::LogCapture log;
+  EXPECT_THAT(outcomes(harness_.run(profile({}, {"RawSigner"}, raw_signer("{fragment: '{oops'}")),
+                                    cluster, gate(true))),
+              scored);
+  std::size_t warnings = 0;
+  for (const std::string& line : log.lines()) {
+    if (line.find("plugin \"RawSigner\" signed pod default/p1 with a fragment test/raw that is "
+                  "not JSON") != std::string::npos) {
+      ++warnings;
+    }
+    EXPECT_EQ(line.find("signed pod default/p2"), std::string::npos) << "logged once: " << line;
+  }
+  EXPECT_EQ(warnings, 1u);
+  EXPECT_THAT(outcomes(harness_.run(profile({}, {"RawSigner"}, raw_signer("{throws: true}")),
+                                    cluster, gate(true))),
+              scored);
+}
+
+TEST_F(Batching, AConfigurationWithExtendersDoesNotBatch) {
+  // As upstream: the extenders' filter and scores are not the plugins' to sign for.
+  testing::TestExtender extender;
+  extender.answer("prioritize", 200, "[]");
+  const RunResult r = harness_.run(profile() + "extenders:\n- {urlPrefix: " + extender.url() +
+                                       ", prioritizeVerb: prioritize, weight: 1}\n",
+                                   nodes() + pod("p1", "4500m") + pod("p2", "4500m"), gate(true));
+  EXPECT_THAT(outcomes(r), ElementsAre(Outcome{"default/p1", "node-a", std::nullopt, 0},
+                                       Outcome{"default/p2", "node-b", std::nullopt, 0}));
+  EXPECT_EQ(extender.requests_at("prioritize").size(), 2u);  // both pods were scored
 }
 
 }  // namespace
