@@ -16,6 +16,8 @@ struct Gate {
 constexpr Gate kGates[] = {
     {"NominatedNodeNameForExpectation", &FeatureGates::nominated_node_name_for_expectation},
     {"OpportunisticBatching", &FeatureGates::opportunistic_batching},
+    {"SchedulerAsyncPreemption", &FeatureGates::scheduler_async_preemption},
+    {"SchedulerPopFromBackoffQ", &FeatureGates::scheduler_pop_from_backoff_q},
 };
 
 std::string trimmed(std::string_view s) {

@@ -13,6 +13,10 @@ struct FeatureGates {
   bool opportunistic_batching = true;
   // serve writes nominatedNodeName before a PreBind that does work (beta in v1.35, on).
   bool nominated_node_name_for_expectation = true;
+  // serve's queue: whole-second backoff windows, an empty activeQ pops backoffQ (beta, on).
+  bool scheduler_pop_from_backoff_q = true;
+  // serve evicts a preemption's victims off the scheduling cycle (beta, on).
+  bool scheduler_async_preemption = true;
 };
 
 // The gates this host knows, sorted, as "A, B" (for help and error texts).

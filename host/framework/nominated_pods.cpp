@@ -42,4 +42,15 @@ std::vector<NominatedPods::PodPtr> NominatedPods::counted_for(const cluster::Pod
   return out;
 }
 
+std::vector<NominatedPods::PodPtr> NominatedPods::lower_priority(const cluster::Pod& pod,
+                                                                 const std::string& node) const {
+  std::vector<PodPtr> out;
+  auto it = by_node_.find(node);
+  if (it == by_node_.end()) return out;
+  for (const PodPtr& p : it->second) {
+    if (p->priority() < pod.priority()) out.push_back(p);
+  }
+  return out;
+}
+
 }  // namespace schedhost::framework

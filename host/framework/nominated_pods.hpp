@@ -29,6 +29,9 @@ class NominatedPods {
   // The pods nominated to node that count when `pod` is filtered there: priority at least its
   // own, another uid; in nomination order.
   std::vector<PodPtr> counted_for(const cluster::Pod& pod, const std::string& node) const;
+  // The pods nominated to node with a lower priority than `pod` (a preemption for pod clears
+  // their nominations: they may no longer fit there); in nomination order.
+  std::vector<PodPtr> lower_priority(const cluster::Pod& pod, const std::string& node) const;
 
  private:
   std::map<std::string, std::vector<PodPtr>> by_node_;  // node -> nominated pods

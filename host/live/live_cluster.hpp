@@ -53,6 +53,7 @@ class LiveCluster {
       std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
 
   cluster::Snapshot& snapshot() { return snapshot_; }
+  const cluster::Snapshot& snapshot() const { return snapshot_; }
 
   // The cycle assumed pod (it is on the snapshot). Scheduling thread.
   void assumed(const std::string& uid);

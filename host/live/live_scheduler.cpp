@@ -21,6 +21,9 @@ using scheduler::PodResult;
 
 using Clock = std::chrono::steady_clock;
 
+// Preemptions whose API calls run at once (upstream starts a goroutine for each).
+constexpr int kPreemptionThreads = 4;
+
 kube::InformerHandler fan_out(kube::InformerHandler a, kube::InformerHandler b) {
   return {[=](const kube::Object& o, bool initial) {
             a.on_add(o, initial);
@@ -58,20 +61,31 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
       framework->set_metrics(options_.metrics, options_.plugin_metrics_sample_percent);
   }
   queue_ = std::make_unique<PodQueue>(
-      *core_.frameworks().front(),
-      [this](const cluster::Pod& pod) -> std::optional<std::string> {
-        const framework::Framework* f = core_.framework_for(pod);
-        if (f == nullptr) return std::string("no profile");
-        framework::Status gate = f->run_pre_enqueue(pod);
-        if (gate.ok()) return std::nullopt;
-        return gate.plugin.empty() ? std::string("PreEnqueue") : gate.plugin;
-      },
+      *core_.frameworks().front(), [this](const cluster::Pod& pod) { return pre_enqueue(pod); },
       QueueOptions{std::chrono::seconds(configuration.pod_initial_backoff_seconds),
                    std::chrono::seconds(configuration.pod_max_backoff_seconds),
-                   std::chrono::seconds(300)},
+                   std::chrono::seconds(300), options.feature_gates.scheduler_pop_from_backoff_q},
       clock_);
   binder_ = std::make_unique<BindingWorkers>(options.binding_threads,
                                              [this](AssumedPod& assumed) { return bind(assumed); });
+  preemptions_ = std::make_unique<PreemptionWorkers>(
+      kPreemptionThreads,
+      [this](const PreemptionJob& job, const json& victim) { evict(job, victim); },
+      [this](const PreemptionJob&, const json& pod) { clear_nomination(pod); });
+}
+
+std::optional<std::string> LiveScheduler::pre_enqueue(const cluster::Pod& pod) const {
+  const framework::Framework* f = core_.framework_for(pod);
+  if (f == nullptr) return std::string("no profile");
+  if (framework::Status gate = f->run_pre_enqueue(pod); !gate.ok()) {
+    return gate.plugin.empty() ? std::string("PreEnqueue") : gate.plugin;
+  }
+  // Its last victim is going once the informer has seen it deleted or being deleted.
+  return preemptions_->running(pod.uid(), [this](const std::string& victim_uid) {
+    const cluster::NodeInfo* node = cluster_.snapshot().node_of_pod(victim_uid);
+    const cluster::Pod* victim = node != nullptr ? node->find_pod(victim_uid) : nullptr;
+    return victim == nullptr || victim->terminating();
+  });
 }
 
 LiveScheduler::~LiveScheduler() {
@@ -134,6 +148,10 @@ std::size_t LiveScheduler::run(const std::atomic<bool>& stop) {
 // and the nominations, the cluster events they make, finished bindings and expired waits.
 void LiveScheduler::absorb_changes() {
   queue_->apply_pending();
+  // A preemption whose API calls failed may have left its pod with nothing to wait for: upstream
+  // activates it.
+  for (const std::string& uid : preemptions_->take_failed())
+    queue_->activate(uid);
   // A pod that leaves the queue's informer while it waits at Permit (deleted, or bound by
   // someone else) is rejected there at once, as upstream's deletePodFromSchedulingQueue does;
   // Unreserve frees its room.
@@ -386,28 +404,38 @@ void LiveScheduler::preempt(const PodPtr& pod, PodResult result,
     ++stats_.preemptions;
   }
   if (options_.metrics != nullptr) options_.metrics->preemption(preemption.victim_uids.size());
+  PreemptionJob job{
+      pod->uid(), pod->json(), pod->scheduler_name(), preemption.node, preemption.plugin, {}, {}};
   const cluster::NodeInfo* node = cluster_.snapshot().find(preemption.node);
   for (const std::string& uid : preemption.victim_uids) {
-    if (core_.reject_waiting(uid, "preempted")) continue;
+    if (core_.reject_waiting(uid, "preempted")) continue;  // in memory only: nothing to write
     const cluster::Pod* victim = node != nullptr ? node->find_pod(uid) : nullptr;
     if (victim == nullptr) continue;
-    const json& object = victim->json();
-    try {
-      if (auto patch = kube::disruption_target_patch(object, pod->scheduler_name(),
-                                                     std::chrono::system_clock::now())) {
-        kube::send_pod_status_patch(client_, object, *patch);
-      }
-      client_.remove("/api/v1/namespaces/" + kube::url_escape(victim->namespace_name()) + "/pods/" +
-                     kube::url_escape(victim->name()));
-      events_.record(object, "Normal", "Preempted", "Preempting",
-                     "Preempted by pod " + pod->uid() + " on node " + preemption.node,
-                     pod->scheduler_name(), kube::reporting_instance_for(pod->scheduler_name()),
-                     pod->json());
-    } catch (const kube::ApiError& e) {
-      spdlog::warn("serve: could not preempt {}: {}", victim->key(), e.what());
+    if (victim->terminating()) {  // v1.35: its graceful deletion has begun; no call is needed
+      spdlog::debug("serve: victim {} of {} is already being deleted", victim->key(), pod->key());
+      continue;
     }
+    job.victims.push_back(victim->json());
+  }
+  // Lower-priority pods nominated to that node may no longer fit there: their nominations are
+  // cleared, so they look elsewhere sooner (as upstream, only when there are victims to evict).
+  for (const PodPtr& nominated : core_.nominated_pods().lower_priority(*pod, preemption.node)) {
+    const PodPtr latest = queue_->latest(nominated->uid());
+    job.nominated_pods.push_back(latest ? latest->json() : nominated->json());
   }
   core_.finish_resolved_waits();
+  if (options_.feature_gates.scheduler_async_preemption) {
+    // The preemptor is held at PreEnqueue until its last victim is going; a victim's deletion
+    // may lift that gate.
+    queue_->wake_gate_on(job.plugin, "AssignedPodDelete");
+    preemptions_->start(std::move(job));
+  } else if (!job.victims.empty()) {  // SchedulerAsyncPreemption=false: here, in the cycle
+    for (const json& nominated : job.nominated_pods)
+      log_preemption_failure(job, "clear the nomination of", nominated,
+                             [&] { clear_nomination(nominated); });
+    for (const json& victim : job.victims)
+      log_preemption_failure(job, "preempt", victim, [&] { evict(job, victim); });
+  }
   // The preemptor waits, nominated, until the victims are gone (their deletions are cluster
   // changes that move it back to the active queue).
   scheduler::FailureDetail detail;
@@ -417,6 +445,54 @@ void LiveScheduler::preempt(const PodPtr& pod, PodResult result,
   decided(pod, std::move(result), detail);
 }
 
+// One victim, as upstream's PreemptPod: the DisruptionTarget condition, the DELETE, the
+// Preempted event. A victim already gone is not a failure. Any thread.
+void LiveScheduler::evict(const PreemptionJob& job, const json& victim) {
+  const std::string path =
+      "/api/v1/namespaces/" +
+      kube::url_escape(victim.value("/metadata/namespace"_json_pointer, std::string())) + "/pods/" +
+      kube::url_escape(victim.value("/metadata/name"_json_pointer, std::string()));
+  try {
+    if (auto patch = kube::disruption_target_patch(victim, job.scheduler_name,
+                                                   std::chrono::system_clock::now())) {
+      kube::send_pod_status_patch(client_, victim, *patch);
+    }
+    client_.remove(path);
+  } catch (const kube::ApiError& e) {
+    if (e.not_found()) return;  // already deleted: nothing to record
+    throw;
+  }
+  events_.record(victim, "Normal", "Preempted", "Preempting",
+                 "Preempted by pod " + job.preemptor_uid + " on node " + job.node,
+                 job.scheduler_name, kube::reporting_instance_for(job.scheduler_name),
+                 job.preemptor);
+}
+
+// A lower-priority pod nominated to a preemption's node: its nominatedNodeName cleared. Any
+// thread.
+void LiveScheduler::clear_nomination(const json& pod) {
+  if (auto patch = kube::nominated_node_patch(pod, "")) {
+    try {
+      kube::send_pod_status_patch(client_, pod, *patch);
+    } catch (const kube::ApiError& e) {
+      if (!e.not_found()) throw;
+    }
+  }
+}
+
+// The synchronous path logs a failed call and goes on, as it always did.
+void LiveScheduler::log_preemption_failure(const PreemptionJob& job, const char* what,
+                                           const json& pod, const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const std::exception& e) {
+    spdlog::warn("serve: preemption for {}/{}: could not {} {}/{}: {}",
+                 job.preemptor.value("/metadata/namespace"_json_pointer, std::string()),
+                 job.preemptor.value("/metadata/name"_json_pointer, std::string()), what,
+                 pod.value("/metadata/namespace"_json_pointer, std::string()),
+                 pod.value("/metadata/name"_json_pointer, std::string()), e.what());
+  }
+}
 std::size_t LiveScheduler::shutdown() {
   // Bindings in progress may finish within the grace; pods waiting at Permit stay unbound (their
   // reservation was only in memory).
@@ -426,18 +502,31 @@ std::size_t LiveScheduler::shutdown() {
     finish_bindings();
   }
   finish_bindings();
-  const std::size_t given_up = binder_->in_flight();
-  if (given_up > 0) {
+  // Preemptions under way finish within what is left of the grace (their victims' calls).
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  preemptions_->wait_idle(std::max(left, std::chrono::milliseconds(0)));
+  const std::size_t bindings_left = binder_->in_flight();
+  const std::size_t preemptions_left = preemptions_->in_flight();
+  if (bindings_left > 0) {
     // A plugin still holds them (a PreBind that hangs, say): none is written from now on, so
     // their pods stay pending for the next scheduler; the threads cannot be joined.
     writes_given_up_.store(true);
     spdlog::warn("serve: gave up {} binding{} in flight after the {} s grace; {} stay{} pending",
-                 given_up, given_up == 1 ? "" : "s", options_.shutdown_grace.count(),
-                 given_up == 1 ? "its pod" : "their pods", given_up == 1 ? "s" : "");
+                 bindings_left, bindings_left == 1 ? "" : "s", options_.shutdown_grace.count(),
+                 bindings_left == 1 ? "its pod" : "their pods", bindings_left == 1 ? "s" : "");
   }
+  if (preemptions_left > 0) {  // an API server that does not answer: its threads cannot be joined
+    spdlog::warn("serve: gave up {} preemption{} still under way after the {} s grace",
+                 preemptions_left, preemptions_left == 1 ? "" : "s",
+                 options_.shutdown_grace.count());
+  }
+  const std::size_t given_up = bindings_left + preemptions_left;
   for (const auto& informer : informers_)
     informer->stop();
-  if (given_up == 0) binder_.reset();  // joins the idle workers
+  if (given_up == 0) {  // joins the idle workers
+    binder_.reset();
+    preemptions_.reset();
+  }
   events_.flush();
   events_.stop();
   return given_up;

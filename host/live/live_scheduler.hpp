@@ -20,6 +20,7 @@
 #include "live/binding_workers.hpp"
 #include "live/live_cluster.hpp"
 #include "live/pod_queue.hpp"
+#include "live/preemption_workers.hpp"
 #include "loader/plugin_registry.hpp"
 #include "scheduler/scheduling_core.hpp"
 #include "serving/scheduler_metrics.hpp"
@@ -63,8 +64,8 @@ class LiveScheduler : public scheduler::CycleSink {
   // Starts the informers and waits until each has listed its objects (throws
   // std::runtime_error naming the ones that did not in time), then schedules until stop is
   // set; then stops: bindings in progress may finish within shutdown_grace, events are
-  // flushed. Returns the bindings still in flight after the grace: they were given up (never
-  // written), and their threads still run plugin code, so the caller must end the process
+  // flushed. Returns the bindings (and preemptions) still in flight after the grace: given up
+  // (never written), and their threads still run plugin code, so the caller must end the process
   // without destroying this object (std::_Exit) when it is not 0.
   std::size_t run(const std::atomic<bool>& stop);
   ServeStats stats() const;
@@ -89,6 +90,14 @@ class LiveScheduler : public scheduler::CycleSink {
   void absorb_changes();
   void finish_bindings();
   framework::Status bind(scheduler::AssumedPod& assumed);
+  // A preemption's API calls (preemption_workers.hpp); any thread, throw on a failure.
+  void evict(const PreemptionJob& job, const nlohmann::json& victim);
+  void clear_nomination(const nlohmann::json& pod);
+  void log_preemption_failure(const PreemptionJob& job, const char* what, const nlohmann::json& pod,
+                              const std::function<void()>& call);
+  // serve's PreEnqueue: the profile's plugins, then upstream's DefaultPreemption gate (a pod
+  // whose asynchronous preemption is still under way waits); the gate's name, or nullopt.
+  std::optional<std::string> pre_enqueue(const cluster::Pod& pod) const;
   // Whether an unschedulable pod is worth moving on event (captures event by reference).
   SchedulingQueue::Worth worth_requeuing(const ClusterEvent& event) const;
   // The pod's attempt ended (result: scheduler::kScheduled, ...): /metrics, and which attempt it
@@ -108,6 +117,7 @@ class LiveScheduler : public scheduler::CycleSink {
   kube::ApiClient events_client_;  // its own token bucket, as upstream's event client
   kube::EventRecorder events_;
   std::unique_ptr<BindingWorkers> binder_;
+  std::unique_ptr<PreemptionWorkers> preemptions_;
   std::atomic<bool> writes_given_up_{false};  // after the shutdown grace: no binding is written
   std::vector<std::unique_ptr<kube::Informer>> informers_;
   std::atomic<bool> synced_{false};

@@ -128,7 +128,13 @@ void PodQueue::apply_pending() {
 
 PodPtr PodQueue::pop() {
   const QueueClock::time_point now = clock_.now();
-  if (now - last_backoff_flush_ >= std::chrono::seconds(1)) {
+  // Every second; with SchedulerPopFromBackoffQ at each whole second, so a window's pods leave
+  // together, as upstream's aligned ticker does.
+  const bool backoff_flush_due =
+      queue_.options().pop_from_backoff
+          ? queue_.window_of(now) != queue_.window_of(last_backoff_flush_)
+          : now - last_backoff_flush_ >= std::chrono::seconds(1);
+  if (backoff_flush_due) {
     queue_.flush_backoff_completed();
     last_backoff_flush_ = now;
   }

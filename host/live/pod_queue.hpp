@@ -62,6 +62,11 @@ class PodQueue {
   // failed binding freed the room).
   void move_all(const std::string& event, const SchedulingQueue::Worth& worth = {},
                 const std::string& except_uid = {});
+  // SchedulingQueue's: gated pods that an event may release; upstream's Activate.
+  void wake_gate_on(const std::string& gate, const std::string& event) {
+    queue_.wake_gate_on(gate, event);
+  }
+  void activate(const std::string& uid) { queue_.activate(uid); }
 
   // The uids of the pods that left since the last call: deleted, or bound (by anyone). A pod
   // waiting at Permit is rejected then.

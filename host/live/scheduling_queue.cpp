@@ -11,6 +11,8 @@ constexpr const char* kPodUpdate = "PodUpdate";
 constexpr const char* kScheduleAttemptFailure = "ScheduleAttemptFailure";
 constexpr const char* kBackoffComplete = "BackoffComplete";
 constexpr const char* kUnschedulableTimeout = "UnschedulableTimeout";
+constexpr const char* kPopFromBackoffQ = "PopFromBackoffQ";
+constexpr const char* kForceActivate = "ForceActivate";
 
 }  // namespace
 
@@ -22,39 +24,79 @@ bool SchedulingQueue::ActiveOrder::operator()(const std::string& a, const std::s
   return x.seq < y.seq;
 }
 
+bool SchedulingQueue::BackoffOrder::operator()(const std::string& a, const std::string& b) const {
+  const QueuedPodInfo& x = queue->entries_.at(a).info;
+  const QueuedPodInfo& y = queue->entries_.at(b).info;
+  const QueueClock::time_point ex = queue->backoff_end(x);
+  const QueueClock::time_point ey = queue->backoff_end(y);
+  if (ex != ey) return ex < ey;
+  if (with_sort) {
+    if (queue->less_(x, y)) return true;
+    if (queue->less_(y, x)) return false;
+  }
+  return x.seq < y.seq;
+}
+
 SchedulingQueue::SchedulingQueue(Less less, PreEnqueue pre_enqueue, QueueOptions options,
                                  const QueueClock& clock)
     : less_(std::move(less)),
       pre_enqueue_(std::move(pre_enqueue)),
       options_(options),
       clock_(clock),
-      active_(ActiveOrder{this}) {}
+      active_(ActiveOrder{this}),
+      backoff_(BackoffOrder{this, options.pop_from_backoff}),
+      error_backoff_(BackoffOrder{this, false}) {}
 
-QueueClock::duration SchedulingQueue::backoff_of(int attempts) const {
-  // initial x 2^(attempts-1), at most max; doubling stops at max, so it never overflows.
+QueueClock::duration SchedulingQueue::backoff_of(int count) const {
+  if (count <= 0 || options_.max_backoff.count() == 0) return QueueClock::duration::zero();
+  // initial x 2^(count-1), at most max; doubling stops at max, so it never overflows.
   QueueClock::duration d = options_.initial_backoff;
-  for (int i = 1; i < attempts && d < options_.max_backoff; ++i)
+  for (int i = 1; i < count && d < options_.max_backoff; ++i)
     d *= 2;
   return std::min<QueueClock::duration>(d, options_.max_backoff);
 }
 
+QueueClock::time_point SchedulingQueue::window_of(QueueClock::time_point t) const {
+  if (!options_.pop_from_backoff) return t;
+  return std::chrono::floor<std::chrono::seconds>(t);
+}
+
 QueueClock::time_point SchedulingQueue::backoff_end(const QueuedPodInfo& info) const {
-  return info.timestamp + backoff_of(info.attempts);
+  const int count =
+      info.consecutive_errors > 0 ? info.consecutive_errors : info.unschedulable_count;
+  if (count == 0 || options_.max_backoff.count() == 0) return {};  // no backoff at all
+  return window_of(info.timestamp + backoff_of(count));
 }
 
 bool SchedulingQueue::backing_off(const QueuedPodInfo& info) const {
-  return !info.gated && backoff_end(info) > clock_.now();
+  const int count =
+      info.consecutive_errors > 0 ? info.consecutive_errors : info.unschedulable_count;
+  if (count == 0 || options_.max_backoff.count() == 0) return false;
+  // Upstream: still backing off while the end is not before the current window.
+  return backoff_end(info) >= window_of(clock_.now());
 }
 
-void SchedulingQueue::add_to_active(Entry& e, const std::string& event) {
+void SchedulingQueue::hold_at_gate(Entry& e, std::string gate, const std::string& event) {
+  const bool new_there = e.place != Place::Unschedulable;
+  e.info.gated = true;
+  // Upstream adds the gate to the plugins that rejected the pod: an event one of them registered
+  // may still wake it, if the gate's own events include it.
+  e.info.unschedulable_plugins.insert(gate);
+  e.info.gating_plugin = std::move(gate);
+  e.place = Place::Unschedulable;
+  if (new_there) ++incoming_[{kUnschedulableQueue, event}];
+}
+
+void SchedulingQueue::add_to_active(Entry& e, const std::string& event, bool from_backoff) {
   const std::string uid = e.info.pod->uid();
-  if (std::optional<std::string> gate = pre_enqueue_(*e.info.pod)) {
-    e.info.gated = true;
-    e.info.unschedulable_plugins = {*gate};
-    e.place = Place::Unschedulable;
-    return;
+  if (!(from_backoff && options_.pop_from_backoff)) {
+    if (std::optional<std::string> gate = pre_enqueue_(*e.info.pod)) {
+      hold_at_gate(e, std::move(*gate), event);
+      return;
+    }
   }
   e.info.gated = false;
+  e.info.gating_plugin.clear();
   if (!e.info.initial_attempt) e.info.initial_attempt = clock_.now();
   e.place = Place::Active;
   active_.insert(uid);
@@ -62,9 +104,31 @@ void SchedulingQueue::add_to_active(Entry& e, const std::string& event) {
 }
 
 void SchedulingQueue::add_to_backoff(Entry& e, const std::string& event) {
-  e.place = Place::Backoff;
-  backoff_.insert({backoff_end(e.info), e.info.pod->uid()});
+  if (options_.pop_from_backoff) {  // PreEnqueue now, so a pod popped early passed it
+    if (std::optional<std::string> gate = pre_enqueue_(*e.info.pod)) {
+      hold_at_gate(e, std::move(*gate), event);
+      return;
+    }
+  }
+  e.info.gated = false;
+  e.info.gating_plugin.clear();
+  // Upstream: no rejecting plugin means an Error, whose heap is never popped early.
+  if (e.info.unschedulable_plugins.empty()) {
+    e.place = Place::ErrorBackoff;
+    error_backoff_.insert(e.info.pod->uid());
+  } else {
+    e.place = Place::Backoff;
+    backoff_.insert(e.info.pod->uid());
+  }
   ++incoming_[{kBackoffQueue, event}];
+}
+
+void SchedulingQueue::add_after_backoff(Entry& e, const std::string& event) {
+  if (backing_off(e.info)) {
+    add_to_backoff(e, event);
+  } else {
+    add_to_active(e, event);
+  }
 }
 
 void SchedulingQueue::add_to_unschedulable(Entry& e, const std::string& event) {
@@ -74,7 +138,8 @@ void SchedulingQueue::add_to_unschedulable(Entry& e, const std::string& event) {
 
 void SchedulingQueue::take_out(const std::string& uid, Entry& e) {
   if (e.place == Place::Active) active_.erase(uid);
-  if (e.place == Place::Backoff) backoff_.erase({backoff_end(e.info), uid});
+  if (e.place == Place::Backoff) backoff_.erase(uid);
+  if (e.place == Place::ErrorBackoff) error_backoff_.erase(uid);
 }
 
 void SchedulingQueue::add(const PodPtr& pod) {
@@ -102,22 +167,17 @@ void SchedulingQueue::update(const PodPtr& pod, bool spec_changed) {
       return;
     case Place::Active:
     case Place::Backoff:
+    case Place::ErrorBackoff:
       take_out(uid, e);  // re-sorted with the new object
       e.info.pod = pod;
-      if (e.place == Place::Active) {
-        active_.insert(uid);
-      } else {
-        backoff_.insert({backoff_end(e.info), uid});
-      }
+      if (e.place == Place::Active) active_.insert(uid);
+      if (e.place == Place::Backoff) backoff_.insert(uid);
+      if (e.place == Place::ErrorBackoff) error_backoff_.insert(uid);
       return;
     case Place::Unschedulable:
       e.info.pod = pod;
       if (!spec_changed) return;  // a status change (our own condition) moves nothing
-      if (backing_off(e.info)) {
-        add_to_backoff(e, kPodUpdate);
-      } else {
-        add_to_active(e, kPodUpdate);
-      }
+      add_after_backoff(e, kPodUpdate);
       return;
   }
 }
@@ -130,15 +190,25 @@ void SchedulingQueue::remove(const std::string& uid) {
 }
 
 std::optional<QueuedPodInfo> SchedulingQueue::pop() {
-  if (active_.empty()) return std::nullopt;
-  const std::string uid = *active_.begin();
-  active_.erase(active_.begin());
+  std::string uid;
+  if (!active_.empty()) {
+    uid = *active_.begin();
+    active_.erase(active_.begin());
+  } else if (options_.pop_from_backoff && !backoff_.empty()) {
+    uid = *backoff_.begin();  // activeQ is empty: do not idle while it backs off
+    backoff_.erase(backoff_.begin());
+    ++incoming_[{kActiveQueue, kPopFromBackoffQ}];
+  } else {
+    return std::nullopt;
+  }
   Entry& e = entries_.at(uid);
   e.place = Place::InFlight;
   e.updated_in_flight = false;
+  e.activated_in_flight = false;
   ++e.info.attempts;
   ++scheduling_cycle_;
   e.info.unschedulable_plugins.clear();
+  e.info.gating_plugin.clear();
   return e.info;
 }
 
@@ -150,16 +220,28 @@ void SchedulingQueue::add_unschedulable_if_not_present(QueuedPodInfo info, const
   Entry& e = it->second;
   if (e.place != Place::InFlight) return;  // already queued again (upstream's "not present")
   const bool updated = e.updated_in_flight;
+  const bool activated = e.activated_in_flight;
+  if (error) plugins.clear();
+  // Upstream: no rejecting plugin counts as an Error (a temporary failure); a rejection ends a
+  // run of Errors.
+  if (plugins.empty()) {
+    ++info.consecutive_errors;
+  } else {
+    ++info.unschedulable_count;
+    info.consecutive_errors = 0;
+  }
   info.pod = pod;
   info.timestamp = clock_.now();
   info.unschedulable_plugins = std::move(plugins);
   info.gated = false;
   e.info = std::move(info);
   e.updated_in_flight = false;
+  e.activated_in_flight = false;
   if (updated) {  // updated during the attempt: as upstream, the update put it in activeQ
     add_to_active(e, kPodUpdate);
-  } else if (error || move_request_cycle_ >= scheduling_cycle_) {
-    add_to_backoff(e, kScheduleAttemptFailure);
+  } else if (e.info.unschedulable_plugins.empty() || move_request_cycle_ >= scheduling_cycle_ ||
+             activated) {
+    add_after_backoff(e, kScheduleAttemptFailure);
   } else {
     add_to_unschedulable(e, kScheduleAttemptFailure);
   }
@@ -172,12 +254,7 @@ void SchedulingQueue::done(const std::string& uid) {
 
 void SchedulingQueue::move(const std::vector<std::string>& uids, const std::string& event) {
   for (const std::string& uid : uids) {
-    Entry& e = entries_.at(uid);
-    if (backing_off(e.info)) {
-      add_to_backoff(e, event);
-    } else {
-      add_to_active(e, event);
-    }
+    add_after_backoff(entries_.at(uid), event);
   }
   move_request_cycle_ = scheduling_cycle_;  // even when nothing moved, as upstream
 }
@@ -186,19 +263,44 @@ void SchedulingQueue::move_all(const std::string& event, const Worth& worth,
                                const std::string& except_uid) {
   std::vector<std::string> uids;
   for (const auto& [uid, e] : entries_) {
-    if (e.place != Place::Unschedulable || e.info.gated || uid == except_uid) continue;
+    if (e.place != Place::Unschedulable || uid == except_uid) continue;
+    if (e.info.gated && gate_wakers_.count({e.info.gating_plugin, event}) == 0) continue;
     if (worth && !worth(e.info)) continue;
     uids.push_back(uid);
   }
   move(uids, event);
 }
 
+void SchedulingQueue::wake_gate_on(const std::string& gate, const std::string& event) {
+  gate_wakers_.insert({gate, event});
+}
+
+void SchedulingQueue::activate(const std::string& uid) {
+  auto it = entries_.find(uid);
+  if (it == entries_.end()) return;
+  Entry& e = it->second;
+  switch (e.place) {
+    case Place::InFlight:
+      e.activated_in_flight = true;
+      return;
+    case Place::Active:
+      return;
+    case Place::Backoff:
+    case Place::ErrorBackoff:
+    case Place::Unschedulable:
+      take_out(uid, e);
+      add_to_active(e, kForceActivate);
+      return;
+  }
+}
+
 void SchedulingQueue::flush_backoff_completed() {
-  const QueueClock::time_point now = clock_.now();
-  while (!backoff_.empty() && backoff_.begin()->first <= now) {
-    const std::string uid = backoff_.begin()->second;
-    backoff_.erase(backoff_.begin());
-    add_to_active(entries_.at(uid), kBackoffComplete);
+  for (auto* heap : {&backoff_, &error_backoff_}) {
+    while (!heap->empty() && !backing_off(entries_.at(*heap->begin()).info)) {
+      const std::string uid = *heap->begin();
+      heap->erase(heap->begin());
+      add_to_active(entries_.at(uid), kBackoffComplete, true);
+    }
   }
 }
 
@@ -213,8 +315,16 @@ void SchedulingQueue::flush_unschedulable_leftover() {
 }
 
 std::optional<QueueClock::time_point> SchedulingQueue::next_backoff_end() const {
-  if (backoff_.empty()) return std::nullopt;
-  return backoff_.begin()->first;
+  std::optional<QueueClock::time_point> first;
+  for (const auto* heap : {&backoff_, &error_backoff_}) {
+    if (heap->empty()) continue;
+    // The end's own window still backs off: it ends with the next one.
+    QueueClock::time_point end = backoff_end(entries_.at(*heap->begin()).info);
+    end += options_.pop_from_backoff ? QueueClock::duration(std::chrono::seconds(1))
+                                     : QueueClock::duration(1);
+    if (!first || end < *first) first = end;
+  }
+  return first;
 }
 
 std::map<std::string, std::size_t> SchedulingQueue::pending() const {
@@ -222,7 +332,7 @@ std::map<std::string, std::size_t> SchedulingQueue::pending() const {
       {kActiveQueue, 0}, {kBackoffQueue, 0}, {kUnschedulableQueue, 0}, {kGatedQueue, 0}};
   for (const auto& [uid, e] : entries_) {
     if (e.place == Place::Active) ++out[kActiveQueue];
-    if (e.place == Place::Backoff) ++out[kBackoffQueue];
+    if (e.place == Place::Backoff || e.place == Place::ErrorBackoff) ++out[kBackoffQueue];
     if (e.place == Place::Unschedulable) ++out[e.info.gated ? kGatedQueue : kUnschedulableQueue];
   }
   return out;
@@ -235,6 +345,7 @@ std::string SchedulingQueue::where(const std::string& uid) const {
     case Place::Active:
       return kActiveQueue;
     case Place::Backoff:
+    case Place::ErrorBackoff:
       return kBackoffQueue;
     case Place::Unschedulable:
       return it->second.info.gated ? kGatedQueue : kUnschedulableQueue;

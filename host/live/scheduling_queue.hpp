@@ -1,10 +1,18 @@
-// Upstream's scheduling queue (kube-scheduler v1.28, with QueueingHints off, its later-1.28
-// default): activeQ in QueueSort order; backoffQ, by the end of each pod's backoff
-// (podInitialBackoffSeconds x 2^(attempts-1), at most podMaxBackoffSeconds); unschedulablePods,
-// gated pods included. A pod that fails goes to unschedulablePods, or to backoffQ when a move
-// request arrived while it was being tried (the move-request cycle rule) or when it failed with an
-// Error; cluster events move unschedulable pods out (to backoffQ while they still back off); the
-// periodic flushes end backoffs (every second) and return pods left unschedulable for 5 minutes.
+// Upstream's scheduling queue as kube-scheduler v1.35 keeps it: activeQ in QueueSort order;
+// backoffQ, two heaps by the end of each pod's backoff: one for pods some plugin rejected, one for
+// pods that failed with an Error (no rejecting plugin); unschedulablePods, gated pods included.
+// The backoff is podInitialBackoffSeconds x 2^(count-1), at most podMaxBackoffSeconds, where count
+// is the pod's consecutive Errors after an Error and its rejections otherwise (v1.28 counted every
+// attempt); a count of 0, or podMaxBackoffSeconds 0, means no backoff.
+// A pod that fails goes to unschedulablePods, or towards backoffQ when a move request arrived
+// while it was being tried (the move-request cycle rule) or when no plugin rejected it; cluster
+// events move unschedulable pods out (to backoffQ while they still back off); the periodic
+// flushes end backoffs and return pods left unschedulable for 5 minutes.
+// With SchedulerPopFromBackoffQ (v1.35: beta, on) backoff ends are rounded down to whole seconds
+// and a pod whose window is the current second still backs off, rejected pods in one window are
+// in QueueSort order, PreEnqueue runs when a pod enters backoffQ (not again when it leaves), and
+// an empty activeQ pops the head of the rejected pods' heap even before its backoff ends (never
+// the Errors' heap), so the scheduler is not idle while pods wait out a backoff.
 //
 // Pure bookkeeping on one thread: no informer, no lock, time from a QueueClock, so it is tested
 // deterministically on a fake clock. live/pod_queue.hpp feeds it from the informer.
@@ -44,18 +52,22 @@ class SteadyQueueClock final : public QueueClock {
 // A pod in the queue, as upstream's QueuedPodInfo.
 struct QueuedPodInfo {
   PodPtr pod;
-  QueueClock::time_point timestamp{};                     // when it was last added or re-added
-  int attempts = 0;                                       // scheduling attempts (one per pop)
+  QueueClock::time_point timestamp{};  // when it was last added or re-added
+  int attempts = 0;                    // scheduling attempts (one per pop)
+  int unschedulable_count = 0;  // failures with a rejecting plugin (upstream's UnschedulableCount)
+  int consecutive_errors = 0;   // failures without one since the last rejection
   std::optional<QueueClock::time_point> initial_attempt;  // first entry into activeQ
-  std::set<std::string> unschedulable_plugins;            // the plugins that rejected it last
-  bool gated = false;                                     // held by a PreEnqueue plugin
-  std::uint64_t seq = 0;  // arrival order: the tie-break of QueueSort
+  std::set<std::string> unschedulable_plugins;  // the plugins that rejected it last, and its gate
+  bool gated = false;                           // held by a PreEnqueue plugin
+  std::string gating_plugin;                    // which one
+  std::uint64_t seq = 0;                        // arrival order: the tie-break of QueueSort
 };
 
 struct QueueOptions {
   std::chrono::seconds initial_backoff{1};
   std::chrono::seconds max_backoff{10};
   std::chrono::seconds max_in_unschedulable{300};  // upstream's 5 minutes
+  bool pop_from_backoff = true;                    // the SchedulerPopFromBackoffQ gate
 };
 
 // The queues' names, as upstream's scheduler_pending_pods{queue} has them.
@@ -82,10 +94,12 @@ class SchedulingQueue {
 
   // -- the scheduling loop --
   // The head of activeQ (its attempts counted, its unschedulable plugins cleared), now in flight;
-  // nullopt when activeQ is empty.
+  // when activeQ is empty, the head of the rejected pods' backoffQ (SchedulerPopFromBackoffQ);
+  // nullopt when there is neither.
   std::optional<QueuedPodInfo> pop();
-  // After a failed attempt: to unschedulablePods, or backoffQ (an Error, or a move request during
-  // the attempt). pod: the object to keep (the latest). plugins: the ones that rejected it.
+  // After a failed attempt: to unschedulablePods, or backoffQ (an Error, no rejecting plugin, or a
+  // move request during the attempt; activeQ when its backoff is already over). pod: the object
+  // to keep (the latest). plugins: the ones that rejected it (an Error has none).
   void add_unschedulable_if_not_present(QueuedPodInfo info, const PodPtr& pod, bool error,
                                         std::set<std::string> plugins = {});
   // The attempt ended without a requeue (bound, deleted, bound elsewhere).
@@ -93,17 +107,30 @@ class SchedulingQueue {
   // A cluster event (its upstream label, for the counts): every unschedulable pod `worth` lets
   // through (all when it is empty; it sees the plugins that rejected the pod) but except_uid
   // moves to activeQ, or backoffQ while it still backs off. Gated pods wait for an update of
-  // themselves (or the 5-minute flush).
+  // themselves (or the 5-minute flush), unless their gate is woken by the event.
   using Worth = std::function<bool(const QueuedPodInfo&)>;
   void move_all(const std::string& event, const Worth& worth, const std::string& except_uid = {});
-  // upstream's flushBackoffQCompleted (every second) and flushUnschedulablePodsLeftover (every
-  // 30 s).
+  // Pods gated by `gate` are considered by move_all for `event` too (upstream matches the gating
+  // plugin's registered events): serve's preemption gate wakes on AssignedPodDelete.
+  void wake_gate_on(const std::string& gate, const std::string& event);
+  // Upstream's Activate: a pod waiting (unschedulable, gated or backing off) goes to activeQ at
+  // once, through PreEnqueue; a pod in flight comes back after its backoff when its attempt fails
+  // (upstream: a wildcard event for it).
+  void activate(const std::string& uid);
+  // upstream's flushBackoffQCompleted (every second; at each whole second with
+  // SchedulerPopFromBackoffQ) and flushUnschedulablePodsLeftover (every 30 s).
   void flush_backoff_completed();
   void flush_unschedulable_leftover();
 
   // -- inspection --
+  const QueueOptions& options() const { return options_; }
+  // When the first pod in backoffQ stops backing off, if any.
   std::optional<QueueClock::time_point> next_backoff_end() const;
-  QueueClock::duration backoff_of(int attempts) const;
+  // The backoff after count failures: 0 for none, then initial x 2^(count-1), at most max.
+  QueueClock::duration backoff_of(int count) const;
+  // The ordering window a time falls in: the whole second below it with
+  // SchedulerPopFromBackoffQ, the time itself without.
+  QueueClock::time_point window_of(QueueClock::time_point t) const;
   // Pods per queue: active, backoff, unschedulable (gated not counted there), gated.
   std::map<std::string, std::size_t> pending() const;
   // Pods that entered each queue, by event: (queue, event) -> count.
@@ -114,22 +141,35 @@ class SchedulingQueue {
   std::string where(const std::string& uid) const;
 
  private:
-  enum class Place { Active, Backoff, Unschedulable, InFlight };
+  enum class Place { Active, Backoff, ErrorBackoff, Unschedulable, InFlight };
   struct Entry {
     QueuedPodInfo info;
     Place place = Place::Active;
     bool updated_in_flight = false;
+    bool activated_in_flight = false;  // activate() while it was tried
   };
   struct ActiveOrder {
     const SchedulingQueue* queue;
     bool operator()(const std::string& a, const std::string& b) const;
   };
+  // By backoff end; in one window by QueueSort when with_sort (the rejected pods' heap with
+  // SchedulerPopFromBackoffQ); then by arrival.
+  struct BackoffOrder {
+    const SchedulingQueue* queue;
+    bool with_sort;
+    bool operator()(const std::string& a, const std::string& b) const;
+  };
 
   QueueClock::time_point backoff_end(const QueuedPodInfo& info) const;
   bool backing_off(const QueuedPodInfo& info) const;
-  void add_to_active(Entry& e, const std::string& event);  // PreEnqueue; may end gated
+  // PreEnqueue (not for a pod leaving backoffQ with SchedulerPopFromBackoffQ); may end gated.
+  void add_to_active(Entry& e, const std::string& event, bool from_backoff = false);
+  // To the heap its plugins say (PreEnqueue first with SchedulerPopFromBackoffQ; may end gated).
   void add_to_backoff(Entry& e, const std::string& event);
+  // To backoffQ while it backs off, else activeQ (upstream's queueAfterBackoff).
+  void add_after_backoff(Entry& e, const std::string& event);
   void add_to_unschedulable(Entry& e, const std::string& event);
+  void hold_at_gate(Entry& e, std::string gate, const std::string& event);
   void take_out(const std::string& uid, Entry& e);  // from whichever queue holds it
   void move(const std::vector<std::string>& uids, const std::string& event);
 
@@ -140,11 +180,13 @@ class SchedulingQueue {
 
   std::map<std::string, Entry> entries_;  // uid -> every pod known, in a queue or in flight
   std::set<std::string, ActiveOrder> active_;
-  std::set<std::pair<QueueClock::time_point, std::string>> backoff_;  // (end, uid)
-  std::int64_t scheduling_cycle_ = 0;                                 // one more per pop
-  std::int64_t move_request_cycle_ = -1;  // the cycle of the last move request
+  std::set<std::string, BackoffOrder> backoff_;        // rejected pods
+  std::set<std::string, BackoffOrder> error_backoff_;  // pods that failed with an Error
+  std::int64_t scheduling_cycle_ = 0;                  // one more per pop
+  std::int64_t move_request_cycle_ = -1;               // the cycle of the last move request
   std::uint64_t next_seq_ = 0;
   std::map<std::pair<std::string, std::string>, std::uint64_t> incoming_;
+  std::set<std::pair<std::string, std::string>> gate_wakers_;  // (gate, event)
 };
 
 }  // namespace schedhost::live

@@ -325,7 +325,8 @@ TEST(RunCommand, BadFeatureGatesAreOneLineEach) {
   EXPECT_EQ(unknown.out, "");
   EXPECT_EQ(unknown.err,
             "error: --feature-gates: unknown feature gate \"Nope\": this host knows "
-            "NominatedNodeNameForExpectation, OpportunisticBatching\n");
+            "NominatedNodeNameForExpectation, OpportunisticBatching, SchedulerAsyncPreemption, "
+            "SchedulerPopFromBackoffQ\n");
   const auto value = run_schedhost(in.args({"--feature-gates", "OpportunisticBatching=maybe"}));
   EXPECT_EQ(value.exit_code, 2);
   EXPECT_EQ(value.err,

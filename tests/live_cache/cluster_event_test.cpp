@@ -42,8 +42,7 @@ TEST(ClusterEvents, ANodeUpdateIsTheFirstMatchInUpstreamsOrder) {
             "NodeConditionChange");
   // Not an upstream 1.28 event: only plugins that register UpdateNodeAnnotation (or all events)
   // see it.
-  EXPECT_EQ(diff([](json& n) { n["metadata"]["annotations"]["x"] = "2"; }),
-            "NodeAnnotationChange");
+  EXPECT_EQ(diff([](json& n) { n["metadata"]["annotations"]["x"] = "2"; }), "NodeAnnotationChange");
   // Nothing a plugin reads: no event, no pod tried again.
   EXPECT_EQ(diff([](json& n) { n["status"]["conditions"][0]["lastHeartbeatTime"] = "t2"; }),
             std::nullopt);
@@ -104,7 +103,8 @@ TEST(ClusterEvents, AnAssignedPodHelpsOnlyThePodsWithRequiredAffinityToIt) {
   EXPECT_TRUE(may_help(arrived, *with_app("web")));
   EXPECT_FALSE(may_help(arrived, *with_app("db")));
   EXPECT_FALSE(may_help(arrived, *pod(R"({"containers": []})")));
-  EXPECT_TRUE(may_help(framework::cluster_event("AssignedPodDelete"), *pod(R"({"containers": []})")));
+  EXPECT_TRUE(
+      may_help(framework::cluster_event("AssignedPodDelete"), *pod(R"({"containers": []})")));
 }
 
 }  // namespace schedhost::live::cluster_event_test

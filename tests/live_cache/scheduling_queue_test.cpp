@@ -1,11 +1,13 @@
 // Upstream's scheduling queue (host/live/scheduling_queue.hpp) on a fake clock: the backoff
-// sequence, the move-request cycle rule, the 5-minute leftover flush, gated pods, updates, Errors.
+// sequence, the move-request cycle rule, the 5-minute leftover flush, gated pods, updates, Errors;
+// v1.35's backoff counts, error heap, whole-second windows and pops from backoffQ.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,21 +38,32 @@ PodPtr pod(const std::string& name, int priority = 0, bool gated = false) {
   return std::make_shared<const cluster::Pod>(std::move(p));
 }
 
+// PrioritySort: higher priority first, then the earlier timestamp.
+bool priority_sort(const QueuedPodInfo& a, const QueuedPodInfo& b) {
+  if (a.pod->priority() != b.pod->priority()) return a.pod->priority() > b.pod->priority();
+  return a.timestamp < b.timestamp;
+}
+
+std::optional<std::string> scheduling_gates(const cluster::Pod& p) {
+  if (p.json().contains("/spec/schedulingGates"_json_pointer)) return "SchedulingGates";
+  return std::nullopt;
+}
+
+QueueOptions without_pop_from_backoff() {
+  QueueOptions options;
+  options.pop_from_backoff = false;
+  return options;
+}
+
+// The queue with v1.35's defaults (SchedulerPopFromBackoffQ on); the clock starts on a whole
+// second.
 class SchedulingQueueTest : public ::testing::Test {
  protected:
-  SchedulingQueue queue_{// PrioritySort: higher priority first, then the earlier timestamp.
-                         [](const QueuedPodInfo& a, const QueuedPodInfo& b) {
-                           if (a.pod->priority() != b.pod->priority())
-                             return a.pod->priority() > b.pod->priority();
-                           return a.timestamp < b.timestamp;
-                         },
-                         [](const cluster::Pod& p) -> std::optional<std::string> {
-                           if (p.json().contains("/spec/schedulingGates"_json_pointer))
-                             return "SchedulingGates";
-                           return std::nullopt;
-                         },
-                         QueueOptions{}, clock_};
+  explicit SchedulingQueueTest(QueueOptions options = {})
+      : queue_(priority_sort, scheduling_gates, options, clock_) {}
+
   FakeClock clock_;
+  SchedulingQueue queue_;
 
   std::string pop_name() {
     std::optional<QueuedPodInfo> info = queue_.pop();
@@ -75,24 +88,130 @@ TEST_F(SchedulingQueueTest, PopsInQueueSortOrderThenArrival) {
   EXPECT_EQ(pop_name(), "");
 }
 
-// podInitialBackoffSeconds 1, podMaxBackoffSeconds 10: 1, 2, 4, 8, 10, 10 s.
-TEST_F(SchedulingQueueTest, TheBackoffSequenceDoublesUpToTheMaximum) {
+// The milliseconds a pod spends in backoffQ, flushed every 100 ms.
+std::int64_t ms_in_backoff(SchedulingQueue& queue, FakeClock& clock, const std::string& uid) {
+  std::int64_t ms = 0;
+  while (queue.where(uid) == kBackoffQueue) {
+    clock.advance(milliseconds(100));
+    ms += 100;
+    queue.flush_backoff_completed();
+  }
+  return ms;
+}
+
+// podInitialBackoffSeconds 1, podMaxBackoffSeconds 10: 1, 2, 4, 8, 10, 10 s. With v1.35's windows
+// the end is rounded down to its second, and that second still backs off: a pod that fails on a
+// whole second leaves a second later than its backoff says.
+TEST_F(SchedulingQueueTest, TheBackoffSequenceDoublesUpToTheMaximumInWholeSecondWindows) {
   queue_.add(pod("p"));
   std::vector<std::int64_t> waited;
   for (int attempt = 1; attempt <= 6; ++attempt) {
     pop_and_fail(true);  // an Error: straight to backoffQ
     ASSERT_EQ(queue_.where("uid-p"), kBackoffQueue);
-    std::int64_t ms = 0;
-    while (queue_.where("uid-p") == kBackoffQueue) {
-      clock_.advance(milliseconds(100));
-      ms += 100;
-      queue_.flush_backoff_completed();
-    }
+    waited.push_back(ms_in_backoff(queue_, clock_, "uid-p"));
     EXPECT_EQ(queue_.where("uid-p"), kActiveQueue);
-    waited.push_back(ms);
   }
-  EXPECT_EQ(waited, (std::vector<std::int64_t>{1000, 2000, 4000, 8000, 10000, 10000}));
+  EXPECT_EQ(waited, (std::vector<std::int64_t>{2000, 3000, 5000, 9000, 11000, 11000}));
   EXPECT_EQ(queue_.backoff_of(40), seconds(10));  // no overflow however many attempts
+  EXPECT_EQ(queue_.backoff_of(0), seconds(0));    // never failed: no backoff
+
+  // Failing 300 ms into a second: the end (1.3 s later) rounds down, 1.7 s in all.
+  clock_.advance(milliseconds(300));
+  queue_.add(pod("q"));
+  ASSERT_EQ(pop_name(), "p");
+  pop_and_fail(true);
+  EXPECT_EQ(ms_in_backoff(queue_, clock_, "uid-q"), 1700);
+}
+
+class QueueWithoutPopFromBackoffTest : public SchedulingQueueTest {
+ protected:
+  QueueWithoutPopFromBackoffTest() : SchedulingQueueTest(without_pop_from_backoff()) {}
+};
+
+// SchedulerPopFromBackoffQ=false: no windows; a pod backs off until its end has passed.
+TEST_F(QueueWithoutPopFromBackoffTest, TheBackoffEndsWhenItsTimeHasPassed) {
+  queue_.add(pod("p"));
+  std::vector<std::int64_t> waited;
+  for (int attempt = 1; attempt <= 5; ++attempt) {
+    pop_and_fail(true);
+    waited.push_back(ms_in_backoff(queue_, clock_, "uid-p"));
+  }
+  EXPECT_EQ(waited, (std::vector<std::int64_t>{1100, 2100, 4100, 8100, 10100}));
+}
+
+// v1.35 counts rejections, and Errors in a row after an Error: a pod rejected twice backs off
+// 2 s; an Error then starts a new count (1 s); the next rejection is its third (4 s).
+TEST_F(SchedulingQueueTest, TheBackoffCountsRejectionsOrConsecutiveErrors) {
+  queue_.add(pod("p"));
+  const auto fail_and_measure = [&](bool error) {
+    std::optional<QueuedPodInfo> info = queue_.pop();
+    EXPECT_TRUE(info.has_value());
+    queue_.move_all("NodeAdd", {});  // a move request during the attempt: to backoffQ
+    queue_.add_unschedulable_if_not_present(*info, info->pod, error, {"NodeResourcesFit"});
+    return ms_in_backoff(queue_, clock_, "uid-p");
+  };
+  EXPECT_EQ(fail_and_measure(false), 2000);  // rejected once: 1 s, plus its window
+  EXPECT_EQ(fail_and_measure(false), 3000);  // twice: 2 s
+  EXPECT_EQ(fail_and_measure(true), 2000);   // an Error: the first of a run, 1 s
+  EXPECT_EQ(fail_and_measure(true), 3000);   // the second Error in a row: 2 s
+  EXPECT_EQ(fail_and_measure(false), 5000);  // rejected a third time: 4 s
+}
+
+// An empty activeQ pops the rejected pods' backoffQ early, in QueueSort order within a window;
+// a pod that failed with an Error waits its backoff out.
+TEST_F(SchedulingQueueTest, AnEmptyActiveQueuePopsRejectedPodsStillBackingOff) {
+  queue_.add(pod("error"));
+  pop_and_fail(true);
+  EXPECT_EQ(pop_name(), "");  // the Errors' heap is never popped early
+  EXPECT_EQ(queue_.where("uid-error"), kBackoffQueue);
+
+  // Rejected 200 ms apart in one second, with a move request during their attempts: both back
+  // off to the same window, where priority orders them.
+  queue_.add(pod("low", 0));
+  queue_.add(pod("high", 10));
+  std::optional<QueuedPodInfo> high = queue_.pop();
+  std::optional<QueuedPodInfo> low = queue_.pop();
+  ASSERT_TRUE(high && low);
+  queue_.move_all("NodeAdd", {});
+  queue_.add_unschedulable_if_not_present(*low, low->pod, false, {"NodeResourcesFit"});
+  clock_.advance(milliseconds(200));
+  queue_.add_unschedulable_if_not_present(*high, high->pod, false, {"NodeResourcesFit"});
+  EXPECT_EQ(queue_.where("uid-low"), kBackoffQueue);
+  EXPECT_EQ(queue_.where("uid-high"), kBackoffQueue);
+  EXPECT_EQ(pop_name(), "high");
+  EXPECT_EQ(pop_name(), "low");
+  EXPECT_EQ(pop_name(), "");
+  EXPECT_EQ((queue_.incoming().at({kActiveQueue, "PopFromBackoffQ"})), 2u);
+}
+
+TEST_F(QueueWithoutPopFromBackoffTest, AnEmptyActiveQueueWaitsForTheBackoff) {
+  queue_.add(pod("p"));
+  std::optional<QueuedPodInfo> info = queue_.pop();
+  queue_.move_all("NodeAdd", {});
+  queue_.add_unschedulable_if_not_present(*info, info->pod, false, {"NodeResourcesFit"});
+  EXPECT_EQ(queue_.where("uid-p"), kBackoffQueue);
+  EXPECT_EQ(pop_name(), "");
+}
+
+// PreEnqueue runs when a pod enters backoffQ: a pod that is gated now waits among the gated ones
+// at once (without the gate, on leaving backoffQ).
+TEST_F(SchedulingQueueTest, APodGatedOnItsWayToBackoffIsHeldAtOnce) {
+  queue_.add(pod("p"));
+  pop_and_fail();
+  queue_.update(pod("p", 0, true), true);  // a spec change while it still backs off, now gated
+  EXPECT_EQ(queue_.where("uid-p"), kGatedQueue);
+  EXPECT_EQ(queue_.pending().at(kBackoffQueue), 0u);
+  EXPECT_EQ(queue_.pending().at(kGatedQueue), 1u);
+}
+
+TEST_F(QueueWithoutPopFromBackoffTest, APodGatedOnItsWayToBackoffIsHeldWhenItLeaves) {
+  queue_.add(pod("p"));
+  pop_and_fail();
+  queue_.update(pod("p", 0, true), true);
+  EXPECT_EQ(queue_.where("uid-p"), kBackoffQueue);
+  clock_.advance(seconds(2));
+  queue_.flush_backoff_completed();
+  EXPECT_EQ(queue_.where("uid-p"), kGatedQueue);
 }
 
 TEST_F(SchedulingQueueTest, AnUnschedulablePodWaitsForAnEventThenItsBackoff) {
@@ -109,6 +228,9 @@ TEST_F(SchedulingQueueTest, AnUnschedulablePodWaitsForAnEventThenItsBackoff) {
   queue_.move_all("NodeAdd", {});  // right after its second failure: 2 s of backoff first
   EXPECT_EQ(queue_.where("uid-p"), kBackoffQueue);
   clock_.advance(seconds(2));
+  queue_.flush_backoff_completed();
+  EXPECT_EQ(queue_.where("uid-p"), kBackoffQueue);  // its end's window (a whole second) backs off
+  clock_.advance(seconds(1));
   queue_.flush_backoff_completed();
   EXPECT_EQ(queue_.where("uid-p"), kActiveQueue);
   EXPECT_EQ((queue_.incoming().at({kActiveQueue, "NodeAdd"})), 1u);
@@ -216,13 +338,64 @@ TEST_F(SchedulingQueueTest, TheFailedPodItselfAndPodsThePreCheckRefusesStay) {
   queue_.add(pod("b"));
   pop_and_fail();
   pop_and_fail();
-  clock_.advance(seconds(1));
+  clock_.advance(seconds(2));  // past the backoff's window
   queue_.move_all(
       "NodeAdd", [](const QueuedPodInfo& info) { return info.pod->name() != "a"; }, "");
   EXPECT_EQ(queue_.where("uid-a"), kUnschedulableQueue);
   EXPECT_EQ(queue_.where("uid-b"), kActiveQueue);
   queue_.move_all("AssignedPodDelete", {}, "uid-a");  // a binding failure of a: others only
   EXPECT_EQ(queue_.where("uid-a"), kUnschedulableQueue);
+}
+
+// serve's preemption gate: a preemptor held while its victims' calls run is woken by an assigned
+// pod's deletion (then PreEnqueue decides again), not by other events; the plugins that rejected
+// it before still decide whether the deletion is worth it.
+TEST(SchedulingQueueGates, APodGatedByPreemptionIsWokenByTheEventsItsGateNames) {
+  FakeClock clock;
+  bool preempting = false;
+  SchedulingQueue queue(
+      priority_sort,
+      [&](const cluster::Pod&) -> std::optional<std::string> {
+        if (preempting) return "DefaultPreemption";
+        return std::nullopt;
+      },
+      QueueOptions{}, clock);
+  queue.wake_gate_on("DefaultPreemption", "AssignedPodDelete");
+  queue.add(pod("p"));
+  std::optional<QueuedPodInfo> info = queue.pop();
+  queue.add_unschedulable_if_not_present(*info, info->pod, false, {"NodeResourcesFit"});
+  clock.advance(seconds(5));
+  preempting = true;
+  queue.move_all("NodeAdd", {});  // moved, then held by the gate
+  EXPECT_EQ(queue.where("uid-p"), kGatedQueue);
+  queue.move_all("NodeAdd", {});  // the gate does not name it
+  EXPECT_EQ(queue.where("uid-p"), kGatedQueue);
+  const auto fit_only = [](const QueuedPodInfo& i) {
+    return i.unschedulable_plugins ==
+           std::set<std::string>{"DefaultPreemption", "NodeResourcesFit"};
+  };
+  queue.move_all("AssignedPodDelete", fit_only);  // still preempting: held again
+  EXPECT_EQ(queue.where("uid-p"), kGatedQueue);
+  preempting = false;
+  queue.move_all("AssignedPodDelete", fit_only);
+  EXPECT_EQ(queue.where("uid-p"), kActiveQueue);
+}
+
+// Upstream's Activate: a waiting pod goes to activeQ through PreEnqueue; one in flight comes back
+// after its backoff however it failed.
+TEST_F(SchedulingQueueTest, ActivateMovesAWaitingPodAndMarksOneInFlight) {
+  queue_.add(pod("p"));
+  pop_and_fail();
+  EXPECT_EQ(queue_.where("uid-p"), kUnschedulableQueue);
+  queue_.activate("uid-p");
+  EXPECT_EQ(queue_.where("uid-p"), kActiveQueue);
+  EXPECT_EQ((queue_.incoming().at({kActiveQueue, "ForceActivate"})), 1u);
+
+  std::optional<QueuedPodInfo> info = queue_.pop();
+  queue_.activate("uid-p");  // while it is tried
+  queue_.add_unschedulable_if_not_present(*info, info->pod, false, {"NodeResourcesFit"});
+  EXPECT_EQ(queue_.where("uid-p"), kBackoffQueue);
+  queue_.activate("uid-unknown");  // nothing to do
 }
 
 }  // namespace schedhost::live::scheduling_queue_test

@@ -2,7 +2,8 @@
 // resources decide where it fits (the API server keeps spec.resources for the scheduler), and a
 // pod with spec.resourceClaims is left unschedulable with the message naming the missing
 // DynamicResources plugin; and a pod whose PreBind will work shows where it is going
-// (nominatedNodeName) while PreBind runs.
+// (nominatedNodeName) while PreBind runs; a preemption (asynchronous, as v1.35's) makes no call
+// for a victim whose deletion has already begun.
 #include <gtest/gtest.h>
 
 #include "serve/serve_support.hpp"
@@ -118,6 +119,75 @@ TEST(ServeV135, WithTheGateOffNoNominationIsWrittenForPreBind) {
   ASSERT_TRUE(eventually([&] { return nominated_and_bound(client, "held").second == "n1"; }))
       << serve.log();
   EXPECT_EQ(nominated_and_bound(client, "held").first, "");
+}
+
+// A pod bound to node with `cpu`, priority 0 and a finalizer (so that it stays readable once
+// deleted).
+void create_kept_victim(kube::ApiClient& client, const std::string& name, const std::string& node,
+                        const std::string& cpu) {
+  json pod = test_pod(name, cpu);
+  pod["metadata"]["finalizers"] = json::array({"schedhost.test/keep"});
+  pod["spec"]["nodeName"] = node;
+  pod["spec"]["priority"] = 0;
+  client.create(ns_path("default") + "/pods", pod);
+}
+
+// The reason of the pod's DisruptionTarget condition; "" without one.
+std::string disruption_reason(const json& pod) {
+  for (const json& c : pod.value("/status/conditions"_json_pointer, json::array())) {
+    if (c.value("type", "") == "DisruptionTarget") return c.value("reason", "");
+  }
+  return "";
+}
+
+void let_go(kube::ApiClient& client, const std::string& name) {
+  client.patch(ns_path("default") + "/pods/" + name, {{"metadata", {{"finalizers", nullptr}}}},
+               kube::PatchType::Merge);
+  try {
+    client.remove(ns_path("default") + "/pods/" + name, {{"gracePeriodSeconds", 0}});
+  } catch (const kube::ApiError& e) {
+    if (!e.not_found()) throw;
+  }
+}
+
+// Two victims on n1: "going" is already being deleted (someone else's DELETE, held by its
+// finalizer), "stays" is not. v1.35 sends no call for the first: no DisruptionTarget, no
+// Preempted event; the second gets both, from serve's preemption workers, while the preemptor
+// waits nominated; it is bound once both are gone.
+TEST(ServeV135, APreemptionMakesNoCallForAVictimAlreadyBeingDeleted) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  create_node(client, test_node("n1", "2"));
+  create_kept_victim(client, "going", "n1", "1");
+  create_kept_victim(client, "stays", "n1", "1");
+  client.remove(ns_path("default") + "/pods/going", {{"gracePeriodSeconds", 0}});
+  ASSERT_TRUE(
+      client.get(ns_path("default") + "/pods/going")["metadata"].contains("deletionTimestamp"));
+  ScratchDir dir;
+  ServeProcess serve(*plane, dir.write("profile.yaml", kDefaultProfile));
+  json high = test_pod("high", "2");
+  high["spec"]["priority"] = 1000;
+  client.create(ns_path("default") + "/pods", high);
+
+  const auto victim = [&](const std::string& name) {
+    return client.get(ns_path("default") + "/pods/" + name);
+  };
+  ASSERT_TRUE(eventually([&] {
+    return victim("stays")["metadata"].contains("deletionTimestamp") &&
+           nominated_and_bound(client, "high").first == "n1";
+  })) << serve.log();
+  ASSERT_TRUE(eventually([&] {
+    return events_about(client, "default", "stays", "Preempted").size() == 1;
+  })) << serve.log();
+  EXPECT_EQ(disruption_reason(victim("stays")), "PreemptionByScheduler");
+  EXPECT_EQ(disruption_reason(victim("going")), "");
+  EXPECT_TRUE(events_about(client, "default", "going", "Preempted").empty());
+
+  let_go(client, "going");
+  let_go(client, "stays");
+  ASSERT_TRUE(eventually([&] { return nominated_and_bound(client, "high").second == "n1"; }))
+      << serve.log();
+  EXPECT_TRUE(serve.process().running());
 }
 
 }  // namespace schedhost::testing::serve_v1_35_test
