@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "cluster/cluster_file.hpp"
 #include "config/config_parser.hpp"
 #include "config/profile_resolver.hpp"
 #include "framework/fatal_plugin_report.hpp"
@@ -101,6 +102,14 @@ config::SchedulerConfiguration load_profiles(const std::string& path,
     err << "warning: " << warning << '\n';
   }
   return std::move(resolution.configuration);
+}
+
+cluster::Cluster load_cluster(const std::string& path, std::ostream& err) {
+  cluster::Cluster cluster = cluster::load_cluster(path);
+  for (const std::string& warning : cluster.warnings) {
+    err << "warning: " << warning << '\n';
+  }
+  return cluster;
 }
 
 }  // namespace schedhost::cli

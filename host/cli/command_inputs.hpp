@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/cluster.hpp"
 #include "config/feature_gates.hpp"
 #include "config/plugin_catalog.hpp"
 #include "config/scheduler_configuration.hpp"
@@ -54,5 +55,10 @@ std::string not_installed(const loader::PluginRegistry& registry, std::string_vi
 config::SchedulerConfiguration load_profiles(const std::string& path,
                                              const loader::PluginRegistry& registry,
                                              std::ostream& err);
+
+// Reads the cluster file or directory at path; prints each of its warnings (objects that count
+// for nothing: unmodelled kinds, pods bound to a missing node) as "warning: <text>" on err.
+// Throws InputError.
+cluster::Cluster load_cluster(const std::string& path, std::ostream& err);
 
 }  // namespace schedhost::cli

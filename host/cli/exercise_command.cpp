@@ -46,7 +46,7 @@ int run(const ExerciseOptions& options) {
                                    "put its .so in a --plugin-dir, or check the name with "
                                    "`schedhost plugins`"));
   }
-  const cluster::Cluster cluster = cluster::load_cluster(options.cluster);
+  const cluster::Cluster cluster = load_cluster(options.cluster, std::cerr);
   const cluster::Snapshot snapshot = cluster.snapshot();  // pending pods are not placed
   const std::shared_ptr<const cluster::Pod> pod = read_exercise_pod(options.pod);
   const std::string args = read_exercise_args(options.args);

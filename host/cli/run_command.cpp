@@ -50,7 +50,7 @@ int run(const RunCommandOptions& options) {
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =
       load_profiles(options.config, registry, std::cerr);
-  const cluster::Cluster cluster = cluster::load_cluster(options.cluster);
+  const cluster::Cluster cluster = load_cluster(options.cluster, std::cerr);
 
   scheduler::RunOptions run_options;
   run_options.explain = options.explain && options.output != "html";

@@ -188,7 +188,7 @@ int run(const ValidateOptions& options) {
 
   std::vector<std::string> unserved;
   if (!options.cluster.empty()) {
-    const cluster::Cluster cluster = cluster::load_cluster(options.cluster);
+    const cluster::Cluster cluster = load_cluster(options.cluster, std::cerr);
     for (const auto& pod : cluster.pending_pods) {
       if (configuration.find_profile(pod->scheduler_name()) == nullptr) {
         unserved.push_back("pod \"" + pod->key() + "\" asks for schedulerName \"" +

@@ -38,7 +38,15 @@ struct Cluster {
   std::vector<std::shared_ptr<const Pod>> finished_pods;
   // kind: PodDisruptionBudget (policy/v1 or v1beta1), for preemption (no plugin uses them yet).
   std::vector<std::shared_ptr<const PodDisruptionBudget>> pod_disruption_budgets;
+  // Kinds schedhost does not model (yet): kept as read, counted for nothing.
   std::vector<IgnoredObject> ignored;
+  // spec.nodeName names a node the cluster does not have: counted on no node, as kube-scheduler's
+  // cache keeps a pod whose node was deleted first (the informers deliver that order).
+  std::vector<std::shared_ptr<const Pod>> unplaced_pods;
+  // What the file holds that counts for nothing, one line each ("file:line:col: ..."), for the
+  // commands to print as warnings: each unplaced pod, and each ignored kind (its count, the first
+  // one's place, and what schedhost does without it).
+  std::vector<std::string> warnings;
 
   // A NodeInfo per node (file order) with the running pods on it, the namespaces and the
   // PodDisruptionBudgets.

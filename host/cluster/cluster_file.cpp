@@ -15,6 +15,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/ignored_kinds.hpp"
 #include "cluster/input_file.hpp"
 #include "cluster/input_limits.hpp"
 #include "cluster/json_document.hpp"
@@ -153,14 +154,19 @@ class ClusterBuilder {
   }
 
   Cluster finish() {
+    std::erase_if(cluster_.running_pods, [this](const std::shared_ptr<const Pod>& pod) {
+      return !node_locations_.contains(pod->node_name());
+    });
     for (const auto& [pod, where] : bound_pods_) {
-      if (!node_locations_.contains(pod->node_name())) {
-        throw InputError(where.str() + ": Pod \"" + pod->key() + "\": spec.nodeName \"" +
-                         pod->node_name() +
-                         "\" is not a Node of the cluster: add that Node, or remove spec.nodeName "
-                         "to have the pod scheduled");
-      }
+      if (node_locations_.contains(pod->node_name())) continue;
+      cluster_.unplaced_pods.push_back(pod);
+      cluster_.warnings.push_back(as_one_line(
+          where.str() + ": Pod \"" + pod->key() + "\" is bound to node \"" + pod->node_name() +
+          "\", which is not in the cluster: it counts on no node, as in kube-scheduler's cache "
+          "while its node is gone; add the Node to count it there"));
     }
+    for (std::string& warning : ignored_kind_warnings(cluster_.ignored))
+      cluster_.warnings.push_back(as_one_line(warning));
     return std::move(cluster_);
   }
 

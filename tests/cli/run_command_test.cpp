@@ -317,6 +317,35 @@ TEST(RunCommand, YamlIsTheJsonDocument) {
   EXPECT_EQ(doc["summary"]["scheduled"].as<int>(), 1);
 }
 
+// What counts for nothing is said, never dropped: an unmodelled kind and a pod bound to a node
+// the file lacks are one warning line each; the run goes on.
+TEST(RunCommand, ObjectsThatCountForNothingAreWarnedAbout) {
+  RunInputs in;
+  const std::string cluster = in.files.write(
+      "extra.yaml", std::string(kTwoNodesOnePod) +
+                        "---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: "
+                        "default}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: orphan, "
+                        "namespace: default}\nspec: {nodeName: gone, containers: [{name: c, "
+                        "image: x}]}\n");
+  std::vector<std::string> args = in.args({"-o", "json"});
+  args[4] = cluster;
+  const auto r = run_schedhost(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warning: " + cluster + ":"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": Service \"default/web\" is not modelled by schedhost and counted for "
+                       "nothing: PodTopologySpread's system default constraints"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(": Pod \"default/orphan\" is bound to node \"gone\", which is not in the "
+                       "cluster: it counts on no node"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;
+  // The orphan is not pending: only the file's pending pod is in the output.
+  EXPECT_EQ(nlohmann::json::parse(r.out)["pods"].size(), 1u) << r.out;
+}
+
 TEST(RunCommand, BadFeatureGatesAreOneLineEach) {
   RunInputs in;
   const auto unknown =

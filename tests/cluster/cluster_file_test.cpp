@@ -42,6 +42,12 @@ TEST(ClusterFileTest, MultiDocumentYaml) {
   EXPECT_EQ(cluster.ignored[0].name, "shop/settings");
   EXPECT_EQ(cluster.ignored[0].location, (kData / "multi_doc.yaml").string() + ":40:1");
   EXPECT_EQ(cluster.ignored[0].object["data"]["key"], "value");
+  // Never silently: one warning line for the kind.
+  EXPECT_EQ(cluster.warnings,
+            (std::vector<std::string>{
+                (kData / "multi_doc.yaml").string() +
+                ":40:1: ConfigMap \"shop/settings\" is not modelled by schedhost and counted for "
+                "nothing: no scheduling plugin reads this kind"}));
 
   EXPECT_EQ(cluster.nodes[1]->allocatable(),
             (ResourceList{{"cpu", 2000}, {"memory", 4LL << 30}, {"pods", 10}}));
@@ -248,12 +254,47 @@ TEST_F(ClusterFileErrorTest, DuplicateUid) {
             "give each pod its own metadata.uid");
 }
 
-TEST_F(ClusterFileErrorTest, PodBoundToUnknownNode) {
-  EXPECT_EQ(
-      error("kind: Node\nmetadata: {name: node-a}\n---\nkind: Pod\nmetadata: {name: web-1}\n"
-            "spec:\n  nodeName: node-z\n"),
-      "cluster.yaml:7:13: Pod \"default/web-1\": spec.nodeName \"node-z\" is not a Node of the "
-      "cluster: add that Node, or remove spec.nodeName to have the pod scheduled");
+// Kept as kube-scheduler's cache keeps a pod whose node was deleted first: on no node, with a
+// warning (a live cluster shows this whenever a node goes before its pods).
+TEST(ClusterFileTest, APodBoundToAMissingNodeCountsOnNoNodeWithAWarning) {
+  const Cluster cluster = parse_cluster_text(
+      "kind: Node\nmetadata: {name: node-a}\n---\nkind: Pod\nmetadata: {name: web-1}\n"
+      "spec:\n  nodeName: node-z\n",
+      "cluster.yaml");
+  EXPECT_TRUE(cluster.running_pods.empty());
+  ASSERT_EQ(cluster.unplaced_pods.size(), 1u);
+  EXPECT_EQ(cluster.unplaced_pods[0]->key(), "default/web-1");
+  EXPECT_EQ(cluster.warnings,
+            (std::vector<std::string>{
+                "cluster.yaml:7:13: Pod \"default/web-1\" is bound to node \"node-z\", which is "
+                "not in the cluster: it counts on no node, as in kube-scheduler's cache while its "
+                "node is gone; add the Node to count it there"}));
+  EXPECT_TRUE(cluster.snapshot().at(0).pods().empty());
+}
+
+// Each unmodelled kind: one line, with its count, its first object's place, and what is missing.
+TEST(ClusterFileTest, UnmodelledKindsAreOneWarningLineEach) {
+  const Cluster cluster = parse_cluster_text(
+      "kind: StorageClass\napiVersion: storage.k8s.io/v1\nmetadata: {name: fast}\n---\n"
+      "kind: Service\napiVersion: v1\nmetadata: {name: web, namespace: shop}\n---\n"
+      "kind: StorageClass\napiVersion: storage.k8s.io/v1\nmetadata: {name: slow}\n---\n"
+      "kind: CSIStorageCapacity\napiVersion: storage.k8s.io/v1\nmetadata: {name: a}\n---\n"
+      "kind: CSIStorageCapacity\napiVersion: storage.k8s.io/v1\nmetadata: {name: b}\n",
+      "cluster.yaml");
+  const std::string volumes =
+      "the volume plugins (VolumeBinding, VolumeRestrictions, VolumeZone, NodeVolumeLimits) are "
+      "not in schedhost's default profile yet, so volumes do not constrain where pods go";
+  EXPECT_EQ(cluster.warnings,
+            (std::vector<std::string>{
+                "cluster.yaml:1:1: 2 StorageClasses (the first \"fast\") are not modelled by "
+                "schedhost and counted for nothing: " +
+                    volumes,
+                "cluster.yaml:5:1: Service \"shop/web\" is not modelled by schedhost and counted "
+                "for nothing: PodTopologySpread's system default constraints (defaultingType: "
+                "System) do not spread the pods it selects",
+                "cluster.yaml:13:1: 2 CSIStorageCapacities (the first \"a\") are not modelled by "
+                "schedhost and counted for nothing: " +
+                    volumes}));
 }
 
 TEST_F(ClusterFileErrorTest, UnsupportedApiVersion) {

@@ -96,15 +96,21 @@ TEST(FastPathClusterTest, FieldErrorsNameTheirPosition) {
       "500m or 2");
 }
 
-TEST(FastPathClusterTest, DuplicatesAndUnknownNodesNameBothPositions) {
+TEST(FastPathClusterTest, DuplicatesAndPodsOnUnknownNodesNameTheirPositions) {
   EXPECT_EQ(fast_path_error("kind: Node\nmetadata: {name: a}\n---\n# again\nkind: Node\n"
                             "metadata: {name: a}\n"),
             "cluster.yaml:5:1: Node \"a\" is defined twice (first at cluster.yaml:1:1): remove "
             "one of them or rename it");
-  EXPECT_EQ(fast_path_error("kind: Node\nmetadata: {name: a}\n---\nkind: Pod\nmetadata: {name: p}\n"
-                            "spec:\n  nodeName: b\n"),
-            "cluster.yaml:7:13: Pod \"default/p\": spec.nodeName \"b\" is not a Node of the "
-            "cluster: add that Node, or remove spec.nodeName to have the pod scheduled");
+  // A pod bound to a missing node is a warning, at the same position on both paths.
+  const std::string orphan =
+      "kind: Node\nmetadata: {name: a}\n---\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeName: "
+      "b\n";
+  for (YamlReader reader : {YamlReader::kFastest, YamlReader::kYamlCppOnly}) {
+    const Cluster cluster = parse_cluster_text(orphan, "cluster.yaml", reader);
+    ASSERT_EQ(cluster.warnings.size(), 1u);
+    EXPECT_EQ(cluster.warnings[0].substr(0, 62),
+              "cluster.yaml:7:13: Pod \"default/p\" is bound to node \"b\", which");
+  }
 }
 
 TEST(FastPathClusterTest, DocumentsAreCountedAsYamlCppCountsThem) {
