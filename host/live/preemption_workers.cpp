@@ -77,10 +77,12 @@ void PreemptionWorkers::run() {
       job = std::move(jobs_.front());
       jobs_.pop_front();
     }
-    execute(job);
+    const bool failed = !execute(job);
     {
+      // One step, so that a preemptor handed back is never still "running" when activated.
       std::lock_guard lock(mutex_);
       running_.erase(job.preemptor_uid);
+      if (failed) failed_.push_back(job.preemptor_uid);
       --in_flight_;
     }
     idle_.notify_all();
@@ -90,7 +92,7 @@ void PreemptionWorkers::run() {
 // Upstream's order: the lower-priority nominations first (a failure there is logged and counts
 // as a failed preemption, but the victims still go), then every victim but the last, then the
 // last one, noted first so that PreEnqueue can tell when its deletion has begun.
-void PreemptionWorkers::execute(const PreemptionJob& job) {
+bool PreemptionWorkers::execute(const PreemptionJob& job) {
   bool failed = false;
   const auto attempt = [&](const char* what, const nlohmann::json& pod, const auto& call) {
     try {
@@ -113,10 +115,7 @@ void PreemptionWorkers::execute(const PreemptionJob& job) {
         last.value("/metadata/uid"_json_pointer, std::string());
   }
   attempt("preempt", last, evict_);
-  if (failed) {
-    std::lock_guard lock(mutex_);
-    failed_.push_back(job.preemptor_uid);
-  }
+  return !failed;
 }
 
 }  // namespace schedhost::live

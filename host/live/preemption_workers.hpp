@@ -62,7 +62,7 @@ class PreemptionWorkers {
     std::optional<std::string> last_victim_uid;  // set when its eviction starts
   };
   void run();
-  void execute(const PreemptionJob& job);
+  bool execute(const PreemptionJob& job);  // false when a call failed
 
   Evict evict_;
   Clear clear_;
