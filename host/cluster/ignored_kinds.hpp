@@ -10,8 +10,8 @@
 
 namespace schedhost::cluster {
 
-// One line per kind, in the order the kinds first appear: "FILE:LINE:COL: 2 StorageClasses
-// ("fast", ...) are not modelled: ...".
+// One line per kind, in the order the kinds first appear: "FILE:LINE:COL: 2 StorageClasses (the
+// first "fast") are not modelled by schedhost and counted for nothing: <what is missing>".
 std::vector<std::string> ignored_kind_warnings(const std::vector<IgnoredObject>& ignored);
 
 }  // namespace schedhost::cluster

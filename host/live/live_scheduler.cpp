@@ -430,11 +430,7 @@ void LiveScheduler::preempt(const PodPtr& pod, PodResult result,
     queue_->wake_gate_on(job.plugin, "AssignedPodDelete");
     preemptions_->start(std::move(job));
   } else if (!job.victims.empty()) {  // SchedulerAsyncPreemption=false: here, in the cycle
-    for (const json& nominated : job.nominated_pods)
-      log_preemption_failure(job, "clear the nomination of", nominated,
-                             [&] { clear_nomination(nominated); });
-    for (const json& victim : job.victims)
-      log_preemption_failure(job, "preempt", victim, [&] { evict(job, victim); });
+    preemptions_->run_here(job);
   }
   // The preemptor waits, nominated, until the victims are gone (their deletions are cluster
   // changes that move it back to the active queue).
@@ -480,19 +476,6 @@ void LiveScheduler::clear_nomination(const json& pod) {
   }
 }
 
-// The synchronous path logs a failed call and goes on, as it always did.
-void LiveScheduler::log_preemption_failure(const PreemptionJob& job, const char* what,
-                                           const json& pod, const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const std::exception& e) {
-    spdlog::warn("serve: preemption for {}/{}: could not {} {}/{}: {}",
-                 job.preemptor.value("/metadata/namespace"_json_pointer, std::string()),
-                 job.preemptor.value("/metadata/name"_json_pointer, std::string()), what,
-                 pod.value("/metadata/namespace"_json_pointer, std::string()),
-                 pod.value("/metadata/name"_json_pointer, std::string()), e.what());
-  }
-}
 std::size_t LiveScheduler::shutdown() {
   // Bindings in progress may finish within the grace; pods waiting at Permit stay unbound (their
   // reservation was only in memory).

@@ -93,8 +93,6 @@ class LiveScheduler : public scheduler::CycleSink {
   // A preemption's API calls (preemption_workers.hpp); any thread, throw on a failure.
   void evict(const PreemptionJob& job, const nlohmann::json& victim);
   void clear_nomination(const nlohmann::json& pod);
-  void log_preemption_failure(const PreemptionJob& job, const char* what, const nlohmann::json& pod,
-                              const std::function<void()>& call);
   // serve's PreEnqueue: the profile's plugins, then upstream's DefaultPreemption gate (a pod
   // whose asynchronous preemption is still under way waits); the gate's name, or nullopt.
   std::optional<std::string> pre_enqueue(const cluster::Pod& pod) const;

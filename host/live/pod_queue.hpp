@@ -87,8 +87,6 @@ class PodQueue {
   // metrics.
   std::map<std::string, std::size_t> pending() const { return queue_.pending(); }
   const SchedulingQueue& queue() const { return queue_; }
-  // When the next backoff ends (for the loop's wait), if any pod is backing off.
-  std::optional<Clock::time_point> next_backoff_end() const { return queue_.next_backoff_end(); }
 
  private:
   struct Event {

@@ -77,7 +77,7 @@ void PreemptionWorkers::run() {
       job = std::move(jobs_.front());
       jobs_.pop_front();
     }
-    const bool failed = !execute(job);
+    const bool failed = !run_here(job);
     {
       // One step, so that a preemptor handed back is never still "running" when activated.
       std::lock_guard lock(mutex_);
@@ -92,7 +92,7 @@ void PreemptionWorkers::run() {
 // Upstream's order: the lower-priority nominations first (a failure there is logged and counts
 // as a failed preemption, but the victims still go), then every victim but the last, then the
 // last one, noted first so that PreEnqueue can tell when its deletion has begun.
-bool PreemptionWorkers::execute(const PreemptionJob& job) {
+bool PreemptionWorkers::run_here(const PreemptionJob& job) {
   bool failed = false;
   const auto attempt = [&](const char* what, const nlohmann::json& pod, const auto& call) {
     try {
@@ -108,11 +108,13 @@ bool PreemptionWorkers::execute(const PreemptionJob& job) {
     attempt("clear the nomination of", pod, clear_);
   for (std::size_t i = 0; i + 1 < job.victims.size(); ++i)
     attempt("preempt", job.victims[i], evict_);
+  if (job.victims.empty()) return !failed;
   const nlohmann::json& last = job.victims.back();
   {
     std::lock_guard lock(mutex_);
-    running_[job.preemptor_uid].last_victim_uid =
-        last.value("/metadata/uid"_json_pointer, std::string());
+    if (auto it = running_.find(job.preemptor_uid); it != running_.end()) {
+      it->second.last_victim_uid = last.value("/metadata/uid"_json_pointer, std::string());
+    }
   }
   attempt("preempt", last, evict_);
   return !failed;

@@ -51,6 +51,9 @@ class PreemptionWorkers {
   // The preemptors whose calls failed since the last call (upstream activates them, so that a
   // failed preemption cannot leave its pod stuck).
   std::vector<std::string> take_failed();
+  // The job's calls on the calling thread, in the workers' order, each failure logged; false when
+  // one failed. For SchedulerAsyncPreemption=false, where the cycle makes them itself.
+  bool run_here(const PreemptionJob& job);
   // Jobs started and not finished.
   std::size_t in_flight() const;
   // Waits until no job is in flight or timeout passes; true when none is.
@@ -62,7 +65,6 @@ class PreemptionWorkers {
     std::optional<std::string> last_victim_uid;  // set when its eviction starts
   };
   void run();
-  bool execute(const PreemptionJob& job);  // false when a call failed
 
   Evict evict_;
   Clear clear_;

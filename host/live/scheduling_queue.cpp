@@ -61,17 +61,18 @@ QueueClock::time_point SchedulingQueue::window_of(QueueClock::time_point t) cons
   return std::chrono::floor<std::chrono::seconds>(t);
 }
 
+int SchedulingQueue::backoff_count(const QueuedPodInfo& info) {
+  return info.consecutive_errors > 0 ? info.consecutive_errors : info.unschedulable_count;
+}
+
 QueueClock::time_point SchedulingQueue::backoff_end(const QueuedPodInfo& info) const {
-  const int count =
-      info.consecutive_errors > 0 ? info.consecutive_errors : info.unschedulable_count;
-  if (count == 0 || options_.max_backoff.count() == 0) return {};  // no backoff at all
-  return window_of(info.timestamp + backoff_of(count));
+  const QueueClock::duration backoff = backoff_of(backoff_count(info));
+  if (backoff == QueueClock::duration::zero()) return {};  // no backoff at all
+  return window_of(info.timestamp + backoff);
 }
 
 bool SchedulingQueue::backing_off(const QueuedPodInfo& info) const {
-  const int count =
-      info.consecutive_errors > 0 ? info.consecutive_errors : info.unschedulable_count;
-  if (count == 0 || options_.max_backoff.count() == 0) return false;
+  if (backoff_of(backoff_count(info)) == QueueClock::duration::zero()) return false;
   // Upstream: still backing off while the end is not before the current window.
   return backoff_end(info) >= window_of(clock_.now());
 }
@@ -312,19 +313,6 @@ void SchedulingQueue::flush_unschedulable_leftover() {
       uids.push_back(uid);
   }
   move(uids, kUnschedulableTimeout);
-}
-
-std::optional<QueueClock::time_point> SchedulingQueue::next_backoff_end() const {
-  std::optional<QueueClock::time_point> first;
-  for (const auto* heap : {&backoff_, &error_backoff_}) {
-    if (heap->empty()) continue;
-    // The end's own window still backs off: it ends with the next one.
-    QueueClock::time_point end = backoff_end(entries_.at(*heap->begin()).info);
-    end += options_.pop_from_backoff ? QueueClock::duration(std::chrono::seconds(1))
-                                     : QueueClock::duration(1);
-    if (!first || end < *first) first = end;
-  }
-  return first;
 }
 
 std::map<std::string, std::size_t> SchedulingQueue::pending() const {

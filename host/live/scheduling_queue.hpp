@@ -124,8 +124,6 @@ class SchedulingQueue {
 
   // -- inspection --
   const QueueOptions& options() const { return options_; }
-  // When the first pod in backoffQ stops backing off, if any.
-  std::optional<QueueClock::time_point> next_backoff_end() const;
   // The backoff after count failures: 0 for none, then initial x 2^(count-1), at most max.
   QueueClock::duration backoff_of(int count) const;
   // The ordering window a time falls in: the whole second below it with
@@ -160,6 +158,9 @@ class SchedulingQueue {
     bool operator()(const std::string& a, const std::string& b) const;
   };
 
+  // Rejections, or consecutive Errors after an Error: what the backoff doubles with.
+  static int backoff_count(const QueuedPodInfo& info);
+  // When its backoff ends (its window's start); the epoch when it has none.
   QueueClock::time_point backoff_end(const QueuedPodInfo& info) const;
   bool backing_off(const QueuedPodInfo& info) const;
   // PreEnqueue (not for a pod leaving backoffQ with SchedulerPopFromBackoffQ); may end gated.

@@ -125,4 +125,17 @@ TEST_F(PreemptionWorkersTest, AJobWithoutVictimsIsNotStarted) {
   EXPECT_TRUE(calls_.made().empty());
 }
 
+// SchedulerAsyncPreemption=false: the same calls on the calling thread, the preemptor never
+// "running preemption".
+TEST_F(PreemptionWorkersTest, RunHereMakesTheCallsInOrderOnTheCallingThread) {
+  calls_.fail = "b";
+  EXPECT_FALSE(workers_.run_here(job({"b", "c"}, {"mid"})));
+  EXPECT_EQ(calls_.made(), (std::vector<std::string>{"clear mid", "evict b", "evict c"}));
+  EXPECT_EQ(running(false), std::nullopt);
+  EXPECT_EQ(workers_.in_flight(), 0u);
+  EXPECT_TRUE(workers_.take_failed().empty());  // the caller has the answer
+  calls_.fail.clear();
+  EXPECT_TRUE(workers_.run_here(job({"d"})));
+}
+
 }  // namespace schedhost::live::preemption_workers_test

@@ -321,7 +321,7 @@ TEST_F(SchedulingQueueTest, AnErrorGoesToBackoffAndAPodDoneOrDeletedLeaves) {
   EXPECT_EQ(queue_.where("uid-e"), kBackoffQueue);
   queue_.remove("uid-e");
   EXPECT_EQ(queue_.where("uid-e"), "");
-  EXPECT_EQ(queue_.next_backoff_end(), std::nullopt);
+  EXPECT_EQ(queue_.pending().at(kBackoffQueue), 0u);
 
   queue_.add(pod("b"));
   std::optional<QueuedPodInfo> info = queue_.pop();
@@ -396,6 +396,7 @@ TEST_F(SchedulingQueueTest, ActivateMovesAWaitingPodAndMarksOneInFlight) {
   queue_.add_unschedulable_if_not_present(*info, info->pod, false, {"NodeResourcesFit"});
   EXPECT_EQ(queue_.where("uid-p"), kBackoffQueue);
   queue_.activate("uid-unknown");  // nothing to do
+  EXPECT_EQ(queue_.where("uid-unknown"), "");
 }
 
 }  // namespace schedhost::live::scheduling_queue_test
