@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #define SCHEDHOST_ABI_MAJOR 1
-#define SCHEDHOST_ABI_MINOR 6
+#define SCHEDHOST_ABI_MINOR 7
 
 /* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
 #define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
@@ -179,22 +179,40 @@ enum {
 };
 
 /* 1.3: what happened to an object in a cluster event, upstream's ActionType bits. A registration
- * (register_event) names a set of bits; an event carries the bits of what changed. A node update
- * carries one bit, the first of upstream's diff that applies (spec.unschedulable turned false
- * counts as a taint change); a pod update carries SCHEDHOST_ACTION_UPDATE (1.28 has no
- * pod-specific bits). */
+ * (register_event) names a set of bits; an event carries the bits of what changed. As upstream
+ * v1.35, an update is one event per property that changed (a node whose labels and taints changed
+ * is two events: UPDATE_NODE_LABEL, then UPDATE_NODE_TAINT; spec.unschedulable turned false counts
+ * as a taint change), and a pod update that changed none of the UPDATE_POD_* properties carries
+ * SCHEDHOST_ACTION_ANY_UPDATE. A registration matches an event when they share a bit and the
+ * event's value is not greater than the registration's (upstream's MatchClusterEvents): so a pod
+ * update of no particular kind reaches only plugins that registered ANY_UPDATE. */
 typedef uint32_t schedhost_action_t;
 #define SCHEDHOST_ACTION_ADD 1u
 #define SCHEDHOST_ACTION_DELETE 2u
 #define SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE 4u
 #define SCHEDHOST_ACTION_UPDATE_NODE_LABEL 8u
-#define SCHEDHOST_ACTION_UPDATE_NODE_TAINT 16u
+#define SCHEDHOST_ACTION_UPDATE_NODE_TAINT 16u /* taints, or spec.unschedulable turned false */
 #define SCHEDHOST_ACTION_UPDATE_NODE_CONDITION 32u
-#define SCHEDHOST_ACTION_UPDATE \
-  60u /* upstream 1.28's Update: allocatable, label, taint, condition */
-/* Not in upstream 1.28, so not in UPDATE: a node update that changed only annotations. */
+/* 1.3's Update (upstream v1.28's: the four node bits above). Kept for plugins built against
+ * 1.3-1.6, whose registrations the host reads as they meant them (see ANY_UPDATE); new code
+ * registers the bits it needs, or ANY_UPDATE. */
+#define SCHEDHOST_ACTION_UPDATE 60u
 #define SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION 64u
+/* 1.3's All. Kept like UPDATE; new code uses SCHEDHOST_ACTION_ANY. */
 #define SCHEDHOST_ACTION_ALL 127u
+/* -- 1.7: upstream v1.35's bits -- */
+/* status.declaredFeatures changed; never sent while NodeDeclaredFeatures (alpha) is off. */
+#define SCHEDHOST_ACTION_UPDATE_NODE_DECLARED_FEATURE 128u
+#define SCHEDHOST_ACTION_UPDATE_POD_LABEL 256u
+#define SCHEDHOST_ACTION_UPDATE_POD_SCALE_DOWN 512u  /* a resource request shrank or went away */
+#define SCHEDHOST_ACTION_UPDATE_POD_TOLERATION 1024u /* tolerations were added */
+#define SCHEDHOST_ACTION_UPDATE_POD_SCHEDULING_GATES_ELIMINATED 2048u /* the last gate went */
+#define SCHEDHOST_ACTION_UPDATE_POD_GENERATED_RESOURCE_CLAIM 4096u /* status.resourceClaim* */
+/* Every update bit: upstream v1.35's Update. A library built against 1.3-1.6 that registered
+ * UPDATE (or any of its bits) on "Pod" or "*" is read as having registered ANY_UPDATE there, and
+ * ALL anywhere as ANY; its hints see pod updates as UPDATE and v1.28's labels. */
+#define SCHEDHOST_ACTION_ANY_UPDATE 8188u
+#define SCHEDHOST_ACTION_ANY 8191u
 
 /* 1.3: the answer of a queueing hint (upstream's QueueingHint). Any other value counts as QUEUE
  * (the host logs it once per plugin). */
@@ -279,12 +297,16 @@ typedef struct schedhost_cluster_event {
   uint32_t struct_size;
   schedhost_str_t resource;
   schedhost_action_t actions; /* SCHEDHOST_ACTION_* bits: what changed */
-  schedhost_str_t label;      /* upstream's name for it: "NodeAdd", "AssignedPodDelete", ... */
-  /* Pod events (assigned pods only: the scheduler's own pending pods are not events). */
+  /* upstream's name for it: "NodeAdd", "NodeUpdateNodeLabel", "AssignedPodDelete",
+   * "UnschedulablePodUpdatePodLabel", ... (resource and action, as v1.35 labels them) */
+  schedhost_str_t label;
+  /* Pod events: an assigned pod's add, update or delete; since 1.7 also the update of the pending
+   * pod the hint is asked about (label "UnschedulablePod...", new_pod is that pod as updated). */
   const struct schedhost_pod* old_pod; /* update, delete */
   const struct schedhost_pod* new_pod; /* add, update */
-  /* Node events: new_node is the node with its pods; old_node the Node as it was, without pods. */
-  const struct schedhost_node* old_node; /* update */
+  /* Node events: new_node is the node with its pods; old_node the Node as it was, without pods
+   * (since 1.7 also the node a NodeDelete removed). */
+  const struct schedhost_node* old_node; /* update, delete */
   const struct schedhost_node* new_node; /* add, update */
 } schedhost_cluster_event_t;
 

@@ -40,9 +40,20 @@ inline constexpr std::uint32_t kUpdateNodeAllocatable = SCHEDHOST_ACTION_UPDATE_
 inline constexpr std::uint32_t kUpdateNodeLabel = SCHEDHOST_ACTION_UPDATE_NODE_LABEL;
 inline constexpr std::uint32_t kUpdateNodeTaint = SCHEDHOST_ACTION_UPDATE_NODE_TAINT;
 inline constexpr std::uint32_t kUpdateNodeCondition = SCHEDHOST_ACTION_UPDATE_NODE_CONDITION;
-inline constexpr std::uint32_t kUpdate = SCHEDHOST_ACTION_UPDATE;  // the four above
 inline constexpr std::uint32_t kUpdateNodeAnnotation = SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION;
-inline constexpr std::uint32_t kAll = SCHEDHOST_ACTION_ALL;
+inline constexpr std::uint32_t kUpdateNodeDeclaredFeature =
+    SCHEDHOST_ACTION_UPDATE_NODE_DECLARED_FEATURE;
+inline constexpr std::uint32_t kUpdatePodLabel = SCHEDHOST_ACTION_UPDATE_POD_LABEL;
+inline constexpr std::uint32_t kUpdatePodScaleDown = SCHEDHOST_ACTION_UPDATE_POD_SCALE_DOWN;
+inline constexpr std::uint32_t kUpdatePodToleration = SCHEDHOST_ACTION_UPDATE_POD_TOLERATION;
+inline constexpr std::uint32_t kUpdatePodSchedulingGatesEliminated =
+    SCHEDHOST_ACTION_UPDATE_POD_SCHEDULING_GATES_ELIMINATED;
+inline constexpr std::uint32_t kUpdatePodGeneratedResourceClaim =
+    SCHEDHOST_ACTION_UPDATE_POD_GENERATED_RESOURCE_CLAIM;
+// Upstream v1.35's Update and All: every update bit, every bit. (SCHEDHOST_ACTION_UPDATE and
+// SCHEDHOST_ACTION_ALL are 1.3's narrower values, kept for C plugins built before 1.7.)
+inline constexpr std::uint32_t kUpdate = SCHEDHOST_ACTION_ANY_UPDATE;
+inline constexpr std::uint32_t kAll = SCHEDHOST_ACTION_ANY;
 }  // namespace action
 
 // Upstream's names of the resources events are about ("<plural>.<version>.<group>" for others).
@@ -80,7 +91,7 @@ class EventRegistry {
 struct ClusterEvent {
   std::string_view resource;
   std::uint32_t actions = 0;
-  std::string_view label;      // upstream's: "NodeAdd", "NodeLabelChange", "AssignedPodDelete", ...
+  std::string_view label;      // upstream's: "NodeAdd", "NodeUpdateNodeLabel", "AssignedPodDelete"
   std::optional<Pod> old_pod;  // pod update, delete
   std::optional<Pod> new_pod;  // pod add, update
   std::optional<NodeInfo> old_node;  // node update: the Node as it was, without its pods

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <schedhost/abi.h>
+#include <schedhost/detail/action_names.hpp>
 #include <schedhost/testing/fake_objects.hpp>
 
 #include <cstdint>
@@ -48,75 +49,90 @@ class FakeEventNode {
 struct FakeClusterEvent {
   std::string resource;                   // "Node", "Pod", ... or "*"
   std::uint32_t actions = 0;              // SCHEDHOST_ACTION_* bits: what changed
-  std::string label;                      // "NodeAdd", "NodeLabelChange", "AssignedPodDelete", ...
+  std::string label;                      // "NodeAdd", "NodeUpdateNodeLabel", "AssignedPodDelete"
   std::optional<FakePod> old_pod;         // pod update, delete
   std::optional<FakePod> new_pod;         // pod add, update
-  std::optional<FakeEventNode> old_node;  // node update: the Node as it was
+  std::optional<FakeEventNode> old_node;  // node update: the Node as it was; node delete
   std::optional<FakeEventNode> new_node;  // node add, update
 
   // Node add: "NodeAdd" (Node, Add).
   static FakeClusterEvent node_add(FakeEventNode node) {
-    FakeClusterEvent e = of("Node", SCHEDHOST_ACTION_ADD, "NodeAdd");
+    FakeClusterEvent e = of("Node", SCHEDHOST_ACTION_ADD, "Node");
     e.new_node = std::move(node);
     return e;
   }
-  // Node update whose first change is `action`, one of SCHEDHOST_ACTION_UPDATE_NODE_*
-  // ("NodeAllocatableChange", "NodeLabelChange", "NodeTaintChange", "NodeConditionChange",
-  // "NodeAnnotationChange"); throws std::invalid_argument for other bits.
+  // Node update that changed one property, `action`: one SCHEDHOST_ACTION_UPDATE_NODE_* bit
+  // ("NodeUpdateNodeLabel", ...; the host sends one such event per changed property); throws
+  // std::invalid_argument for other bits.
   static FakeClusterEvent node_update(std::uint32_t action, FakeEventNode old_node,
                                       FakeEventNode new_node) {
-    const char* label = nullptr;
-    switch (action) {
-      case SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE:
-        label = "NodeAllocatableChange";
-        break;
-      case SCHEDHOST_ACTION_UPDATE_NODE_LABEL:
-        label = "NodeLabelChange";
-        break;
-      case SCHEDHOST_ACTION_UPDATE_NODE_TAINT:
-        label = "NodeTaintChange";
-        break;
-      case SCHEDHOST_ACTION_UPDATE_NODE_CONDITION:
-        label = "NodeConditionChange";
-        break;
-      case SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION:
-        label = "NodeAnnotationChange";
-        break;
-      default:
-        throw std::invalid_argument("node_update: action " + std::to_string(action) +
-                                    " is not one SCHEDHOST_ACTION_UPDATE_NODE_* bit");
+    if (!is_one_of(action, SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE,
+                   SCHEDHOST_ACTION_UPDATE_NODE_DECLARED_FEATURE)) {
+      throw std::invalid_argument("node_update: action " + std::to_string(action) +
+                                  " is not one SCHEDHOST_ACTION_UPDATE_NODE_* bit");
     }
-    FakeClusterEvent e = of("Node", action, label);
+    FakeClusterEvent e = of("Node", action, "Node");
     e.old_node = std::move(old_node);
     e.new_node = std::move(new_node);
     return e;
   }
+  // Node deleted: "NodeDelete" (Node, Delete); the node is the old one.
+  static FakeClusterEvent node_delete(FakeEventNode node) {
+    FakeClusterEvent e = of("Node", SCHEDHOST_ACTION_DELETE, "Node");
+    e.old_node = std::move(node);
+    return e;
+  }
   // An assigned pod (one with a node name) added: "AssignedPodAdd" (Pod, Add).
   static FakeClusterEvent assigned_pod_add(FakePod pod) {
-    FakeClusterEvent e = of("Pod", SCHEDHOST_ACTION_ADD, "AssignedPodAdd");
+    FakeClusterEvent e = of("Pod", SCHEDHOST_ACTION_ADD, "AssignedPod");
     e.new_pod = std::move(pod);
     return e;
   }
-  // "AssignedPodUpdate" (Pod, Update: a pod update carries all of Update's bits).
-  static FakeClusterEvent assigned_pod_update(FakePod old_pod, FakePod new_pod) {
-    FakeClusterEvent e = of("Pod", SCHEDHOST_ACTION_UPDATE, "AssignedPodUpdate");
-    e.old_pod = std::move(old_pod);
-    e.new_pod = std::move(new_pod);
-    return e;
+  // An assigned pod updated: `action` is the one SCHEDHOST_ACTION_UPDATE_POD_* bit that
+  // changed ("AssignedPodUpdatePodLabel", ...; the host sends one event per changed property), or
+  // SCHEDHOST_ACTION_ANY_UPDATE when none of them did ("AssignedPodUpdate").
+  static FakeClusterEvent assigned_pod_update(FakePod old_pod, FakePod new_pod,
+                                              std::uint32_t action = SCHEDHOST_ACTION_ANY_UPDATE) {
+    return pod_update("AssignedPod", action, std::move(old_pod), std::move(new_pod));
+  }
+  // The pending pod the hint is asked about, updated ("UnschedulablePodUpdatePodToleration",
+  // ...): new_pod is the pod as updated. `action` as for assigned_pod_update.
+  static FakeClusterEvent unscheduled_pod_update(FakePod old_pod, FakePod new_pod,
+                                                 std::uint32_t action) {
+    return pod_update("UnschedulablePod", action, std::move(old_pod), std::move(new_pod));
   }
   // "AssignedPodDelete" (Pod, Delete).
   static FakeClusterEvent assigned_pod_delete(FakePod pod) {
-    FakeClusterEvent e = of("Pod", SCHEDHOST_ACTION_DELETE, "AssignedPodDelete");
+    FakeClusterEvent e = of("Pod", SCHEDHOST_ACTION_DELETE, "AssignedPod");
     e.old_pod = std::move(pod);
     return e;
   }
 
  private:
-  static FakeClusterEvent of(const char* resource, std::uint32_t actions, const char* label) {
+  // `label_resource` is the resource as upstream's labels name it ("AssignedPod").
+  static FakeClusterEvent of(const char* resource, std::uint32_t actions,
+                             const char* label_resource) {
     FakeClusterEvent e;
     e.resource = resource;
     e.actions = actions;
-    e.label = label;
+    e.label = detail::event_label(label_resource, actions);
+    return e;
+  }
+  static bool is_one_of(std::uint32_t action, std::uint32_t lowest, std::uint32_t highest) {
+    return action >= lowest && action <= highest && (action & (action - 1)) == 0;
+  }
+  static FakeClusterEvent pod_update(const char* label_resource, std::uint32_t action,
+                                     FakePod old_pod, FakePod new_pod) {
+    if (action != SCHEDHOST_ACTION_ANY_UPDATE &&
+        !is_one_of(action, SCHEDHOST_ACTION_UPDATE_POD_LABEL,
+                   SCHEDHOST_ACTION_UPDATE_POD_GENERATED_RESOURCE_CLAIM)) {
+      throw std::invalid_argument("pod update: action " + std::to_string(action) +
+                                  " is neither one SCHEDHOST_ACTION_UPDATE_POD_* bit nor "
+                                  "SCHEDHOST_ACTION_ANY_UPDATE");
+    }
+    FakeClusterEvent e = of("Pod", action, label_resource);
+    e.old_pod = std::move(old_pod);
+    e.new_pod = std::move(new_pod);
     return e;
   }
 };
