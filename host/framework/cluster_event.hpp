@@ -1,6 +1,7 @@
-// Upstream's cluster events (kube-scheduler framework/types.go): what happened to which kind of
-// object, and the registrations plugins make for them (EnqueueExtensions, ABI 1.3). The live
-// queue retries a rejected pod only on an event one of its rejecting plugins registered for.
+// Upstream's cluster events (kube-scheduler v1.35 framework/types.go, events.go): what happened to
+// which kind of object, and the registrations plugins make for them (EnqueueExtensions, ABI 1.3).
+// The live queue retries a rejected pod only on an event one of its rejecting plugins registered
+// for, and whose queueing hint does not say Skip.
 #pragma once
 
 #include <schedhost/abi.h>
@@ -18,19 +19,23 @@ namespace schedhost::framework {
 inline constexpr std::string_view kAnyResource = "*";
 
 struct ClusterEvent {
-  std::string label;     // upstream's: NodeAdd, NodeLabelChange, AssignedPodDelete, ...
+  std::string label;     // upstream's: NodeAdd, NodeUpdateNodeLabel, AssignedPodDelete, ...
   std::string resource;  // "Node", "Pod", ... or "*"
   schedhost_action_t actions = 0;
+  bool pending_pod = false;  // the update of the pending pod itself (UnschedulablePod...)
   std::shared_ptr<const cluster::NodeInfo> node;      // node add, update: with its pods
-  std::shared_ptr<const cluster::NodeInfo> old_node;  // node update: the Node as it was, no pods
+  std::shared_ptr<const cluster::NodeInfo> old_node;  // node update: the Node as it was; delete
   std::shared_ptr<const cluster::Pod> pod;            // pod add, update
   std::shared_ptr<const cluster::Pod> old_pod;        // pod update, delete
 };
 
-// The event upstream calls `label`, with its resource and action bits ("NodeAdd": Node, Add;
-// "NodeLabelChange": Node, UpdateNodeLabel; "AssignedPodUpdate": Pod, Update). A label
-// upstream does not have is the wildcard.
-ClusterEvent cluster_event(std::string label);
+// Upstream's events, labelled as v1.35 labels them (resource, then the action's name): a node's
+// ("NodeUpdateNodeTaint"), an assigned pod's ("AssignedPodUpdatePodLabel"), and the pending pod's
+// own update ("UnschedulablePodUpdatePodToleration"). action is one SCHEDHOST_ACTION_* bit, or
+// SCHEDHOST_ACTION_ANY_UPDATE for an update of no particular kind.
+ClusterEvent node_event(schedhost_action_t action);
+ClusterEvent assigned_pod_event(schedhost_action_t action);
+ClusterEvent pending_pod_event(schedhost_action_t action);
 
 // One plugin's registration: pods it rejected may fit after `actions` on `resource`.
 struct EventRegistration {
@@ -38,11 +43,24 @@ struct EventRegistration {
   schedhost_action_t actions = 0;
 };
 
-// Upstream's match: the same resource (or either is "*") and a common action bit.
+// Upstream's MatchClusterEvents: the same resource (or either is "*"), a common action bit, and
+// the event's bits not above the registration's (so an update of no particular kind reaches only
+// registrations of every update).
 bool registration_matches(const EventRegistration& registration, const ClusterEvent& event);
 
 // Why a registration is not one a plugin may make (an unknown resource, no action bit, unknown
 // bits), phrased with its fix; empty when it is fine.
 std::string check_registration(const EventRegistration& registration);
+
+// A library built against ABI 1.3-1.6 knew v1.28's bits: its registration as it meant it (abi.h:
+// UPDATE on "Pod" or "*" is every update, ALL is every bit), and an event as its hint expects it
+// (a pod update is UPDATE, labels are v1.28's: "NodeLabelChange", "AssignedPodUpdate").
+inline constexpr std::uint32_t kFirstMinorWithV135Events = 7;
+EventRegistration legacy_registration(EventRegistration registration);
+struct LegacyView {
+  schedhost_action_t actions = 0;
+  std::string label;
+};
+LegacyView legacy_view(const ClusterEvent& event);
 
 }  // namespace schedhost::framework

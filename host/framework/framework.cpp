@@ -219,6 +219,12 @@ bool Framework::worth_requeuing(const Pod& pod, const std::set<std::string>& rej
   return false;
 }
 
+bool Framework::interested_in(const ClusterEvent& event) const {
+  return event.resource == kAnyResource ||
+         std::any_of(instances_.begin(), instances_.end(),
+                     [&](const auto& i) { return i->registered_for(event); });
+}
+
 bool Framework::less(const schedhost_queued_pod_t& a, const schedhost_queued_pod_t& b) const {
   const auto& sorters = points_[index(ExtensionPoint::QueueSort)];
   if (sorters.empty()) return false;

@@ -125,6 +125,9 @@ class Framework {
   // registered the event and its queueing hint does not say Skip. Scheduling thread.
   bool worth_requeuing(const cluster::Pod& pod, const std::set<std::string>& rejected_by,
                        const ClusterEvent& event) const;
+  // Upstream's isEventOfInterest: a plugin of this profile registered event (one without
+  // EnqueueExtensions counts as registering everything); the wildcard always is.
+  bool interested_in(const ClusterEvent& event) const;
   bool less(const schedhost_queued_pod_t& a, const schedhost_queued_pod_t& b) const;
 
   PreFilterOutcome run_pre_filter(CycleContext& cycle, const cluster::Pod& pod) const;

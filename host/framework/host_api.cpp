@@ -159,6 +159,7 @@ bool emulate_host_abi_minor(uint32_t minor) {
       offsetof(schedhost_host_api_t, process_preemption),              // 1.4
       offsetof(schedhost_host_api_t, add_sign_fragment),               // 1.5
       sizeof(schedhost_host_api_t),                                    // 1.6
+      sizeof(schedhost_host_api_t),  // 1.7: v1.35's action bits, no new function
   };
   static_assert(std::size(kSizes) == SCHEDHOST_ABI_MINOR + 1, "a size per minor");
   if (minor > SCHEDHOST_ABI_MINOR) return false;

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "common/input_error.hpp"
 #include "common/typed_args.hpp"
 #include "framework/call.hpp"
@@ -60,20 +62,51 @@ void PluginInstance::collect_events() {
                      (reason.empty() ? " with code " + std::to_string(code) : ": " + reason));
   }
   std::vector<EventRegistration> events;
+  bool node_add = false;
+  bool node_taint = false;
   for (auto& [resource, actions] : call.take_events()) {
     EventRegistration r{std::move(resource), actions};
     if (std::string why = check_registration(r); !why.empty()) throw InputError(plugin + why);
+    if (legacy()) r = legacy_registration(std::move(r));
+    node_add = node_add || (r.resource == "Node" && (r.actions & SCHEDHOST_ACTION_ADD) != 0);
+    node_taint = node_taint ||
+                 (r.resource == "Node" && (r.actions & SCHEDHOST_ACTION_UPDATE_NODE_TAINT) != 0);
     events.push_back(std::move(r));
   }
+  // Upstream (scheduler.go, buildQueueingHintMap) still adds Node/UpdateNodeTaint, answered Queue
+  // without the plugin's hint, for a plugin that registered NodeAdd without it: a node that
+  // arrives tainted and is untainted later must not leave its pods waiting.
+  taint_fallback_ = node_add && !node_taint;
   events_ = std::move(events);
+}
+
+bool PluginInstance::legacy() const {
+  return definition_.library != nullptr &&
+         definition_.library->abi_minor < kFirstMinorWithV135Events;
 }
 
 bool PluginInstance::worth_requeuing(const cluster::Pod& pod, const ClusterEvent& event) const {
   if (!events_) return true;
   for (const EventRegistration& r : *events_) {
-    if (registration_matches(r, event)) return queueing_hint(pod, event);
+    if (!registration_matches(r, event)) continue;
+    // A library built before 1.7 was never told of the pending pod's own updates; as then, such
+    // an update is worth a retry.
+    if (event.pending_pod && legacy()) return true;
+    return queueing_hint(pod, event);
   }
-  return false;
+  return matches_taint_fallback(event);
+}
+
+bool PluginInstance::registered_for(const ClusterEvent& event) const {
+  if (!events_) return true;
+  return std::any_of(events_->begin(), events_->end(),
+                     [&](const EventRegistration& r) { return registration_matches(r, event); }) ||
+         matches_taint_fallback(event);
+}
+
+bool PluginInstance::matches_taint_fallback(const ClusterEvent& event) const {
+  return taint_fallback_ &&
+         registration_matches({"Node", SCHEDHOST_ACTION_UPDATE_NODE_TAINT}, event);
 }
 
 namespace {
@@ -94,6 +127,12 @@ bool PluginInstance::queueing_hint(const cluster::Pod& pod, const ClusterEvent& 
   e.resource = abi_view(event.resource);
   e.actions = event.actions;
   e.label = abi_view(event.label);
+  LegacyView legacy_event;
+  if (legacy()) {
+    legacy_event = legacy_view(event);
+    e.actions = legacy_event.actions;
+    e.label = abi_view(legacy_event.label);
+  }
   e.old_pod = reinterpret_cast<const schedhost_pod_t*>(handle_of(event.old_pod));
   e.new_pod = reinterpret_cast<const schedhost_pod_t*>(handle_of(event.pod));
   e.old_node = reinterpret_cast<const schedhost_node_t*>(handle_of(event.old_node));

@@ -41,6 +41,8 @@ class PluginInstance {
   // Whether event may make pod, which this plugin rejected, schedulable: one of its registrations
   // matches and its queueing hint (if any) does not answer Skip. Scheduling thread.
   bool worth_requeuing(const cluster::Pod& pod, const ClusterEvent& event) const;
+  // Whether one of its registrations matches event (upstream's isEventOfInterest, per plugin).
+  bool registered_for(const ClusterEvent& event) const;
   // True the first time only: a signature fragment that is not JSON is logged once per plugin,
   // not once per pod. Scheduling thread.
   bool first_bad_fragment() const { return !std::exchange(warned_fragment_, true); }
@@ -48,6 +50,9 @@ class PluginInstance {
  private:
   explicit PluginInstance(const loader::PluginDefinition& definition);
   void collect_events();
+  // Built against ABI 1.3-1.6: its registrations and hints use v1.28's action bits.
+  bool legacy() const;
+  bool matches_taint_fallback(const ClusterEvent& event) const;
   bool queueing_hint(const cluster::Pod& pod, const ClusterEvent& event) const;
 
   const loader::PluginDefinition& definition_;
@@ -55,7 +60,8 @@ class PluginInstance {
   void* self_ = nullptr;
   bool created_ = false;
   std::optional<std::vector<EventRegistration>> events_;
-  mutable bool warned_hint_ = false;      // a bad hint answer is logged once
+  bool taint_fallback_ = false;       // registered NodeAdd without UpdateNodeTaint (upstream's fix)
+  mutable bool warned_hint_ = false;  // a bad hint answer is logged once
   mutable bool warned_fragment_ = false;  // and a bad signature fragment
 };
 

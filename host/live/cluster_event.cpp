@@ -1,22 +1,10 @@
 #include "live/cluster_event.hpp"
 
-#include <schedhost/k8s/label_selector.hpp>
-#include <schedhost/k8s/node_selector.hpp>
-#include <schedhost/k8s/toleration.hpp>
-
 #include <map>
+#include <string>
 
 namespace schedhost::live {
 namespace {
-
-// A StringMap as the SDK's selectors read labels.
-struct Labels {
-  const cluster::StringMap& map;
-  std::optional<std::string_view> label(std::string_view key) const {
-    const std::string* v = map.find(key);
-    return v == nullptr ? std::nullopt : std::optional<std::string_view>(*v);
-  }
-};
 
 const nlohmann::json& at_or_null(const nlohmann::json& j, const char* pointer) {
   static const nlohmann::json null;
@@ -32,6 +20,10 @@ bool same(const nlohmann::json& a, const nlohmann::json& b) {
   return (empty(a) && empty(b)) || a == b;
 }
 
+bool same_at(const nlohmann::json& a, const nlohmann::json& b, const char* pointer) {
+  return same(at_or_null(a, pointer), at_or_null(b, pointer));
+}
+
 std::map<std::string, std::string> condition_statuses(const nlohmann::json& node) {
   std::map<std::string, std::string> out;
   const nlohmann::json& conditions = at_or_null(node, "/status/conditions");
@@ -42,106 +34,71 @@ std::map<std::string, std::string> condition_statuses(const nlohmann::json& node
   return out;
 }
 
-// upstream's preCheckForNode: AdmissionCheck (resources, nodeName, nodeSelector and required
-// node affinity, host ports) and the NoSchedule taints tolerated.
-bool fits_node(const cluster::NodeInfo& node, const cluster::Pod& pod) {
-  if (!pod.node_name().empty() && pod.node_name() != node.name()) return false;
-  const Labels labels{node.node().labels()};
-  for (const auto& [key, value] : pod.node_selector()) {
-    const std::optional<std::string_view> v = labels.label(key);
-    if (!v || *v != value) return false;
-  }
-  const nlohmann::json& required = at_or_null(
-      pod.json(), "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution");
-  if (!required.is_null() &&
-      !k8s::NodeSelector::parse(required).matches(labels, std::string_view(node.name()))) {
-    return false;
-  }
-  for (const auto& [resource, amount] : pod.requests()) {
-    if (amount <= 0) continue;
-    const std::int64_t free =
-        node.allocatable().get_or_zero(resource) - node.requested().get_or_zero(resource);
-    if (amount > free) return false;
-  }
-  if (node.allocatable().contains("pods") &&
-      static_cast<std::int64_t>(node.pods().size()) + 1 > node.allocatable().get_or_zero("pods")) {
-    return false;
-  }
-  for (const cluster::HostPort& port : pod.host_ports()) {
-    if (node.port_conflicts(port)) return false;
-  }
-  for (const cluster::Taint& taint : node.node().taints()) {
-    if (taint.effect == k8s::kEffectNoSchedule &&
-        !k8s::tolerations_tolerate_taint(pod.tolerations(), taint)) {
-      return false;
-    }
-  }
-  return true;
+std::size_t list_size(const nlohmann::json& object, const char* pointer) {
+  const nlohmann::json& list = at_or_null(object, pointer);
+  return list.is_array() ? list.size() : 0;
 }
 
-// Whether `assigned` matches one of `pod`'s required pod-affinity terms: its label selector, in
-// the term's namespaces (the pod's own when none are listed; a namespaceSelector is taken as a
-// match, to err on the side of moving the pod).
-bool affinity_matches(const cluster::Pod& pod, const cluster::Pod& assigned) {
-  if (!pod.has_affinity()) return false;
-  const nlohmann::json& terms = at_or_null(
-      pod.json(), "/spec/affinity/podAffinity/requiredDuringSchedulingIgnoredDuringExecution");
-  if (!terms.is_array()) return false;
-  for (const nlohmann::json& term : terms) {
-    if (!term.is_object()) continue;
-    bool in_namespace = term.contains("namespaceSelector");
-    if (const auto ns = term.find("namespaces");
-        ns != term.end() && ns->is_array() && !ns->empty()) {
-      for (const nlohmann::json& n : *ns)
-        in_namespace = in_namespace || (n.is_string() && n == assigned.namespace_name());
-    } else if (!in_namespace) {
-      in_namespace = assigned.namespace_name() == pod.namespace_name();
-    }
-    if (!in_namespace) continue;
-    try {
-      const auto selector =
-          k8s::LabelSelector::parse(term.value("labelSelector", nlohmann::json()));
-      if (selector.matches(Labels{assigned.labels()})) return true;
-    } catch (const std::exception&) {
-      return true;  // a selector the plugins will refuse: let them say so
-    }
+// upstream's extractPodScaleDown: a request the old pod had is gone or smaller (requests as the
+// node counts them: resize status and pod-level resources included).
+bool scaled_down(const cluster::Pod& old_pod, const cluster::Pod& new_pod) {
+  for (const auto& [name, old_value] : old_pod.requests()) {
+    const std::optional<std::int64_t> new_value = new_pod.requests().get(name);
+    if (!new_value || *new_value < old_value) return true;
   }
   return false;
 }
 
 }  // namespace
 
-std::optional<std::string> node_update_event(const nlohmann::json& old_node,
-                                             const nlohmann::json& new_node) {
+std::vector<schedhost_action_t> node_update_actions(const nlohmann::json& old_node,
+                                                    const nlohmann::json& new_node) {
   const auto unschedulable = [](const nlohmann::json& n) {
     const nlohmann::json& u = at_or_null(n, "/spec/unschedulable");
     return u.is_boolean() && u.get<bool>();
   };
-  if (unschedulable(old_node) != unschedulable(new_node) && !unschedulable(new_node)) {
-    return "NodeSpecUnschedulableChange";
+  std::vector<schedhost_action_t> out;
+  if (unschedulable(old_node) && !unschedulable(new_node)) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_NODE_TAINT);
   }
-  if (!same(at_or_null(old_node, "/status/allocatable"),
-            at_or_null(new_node, "/status/allocatable"))) {
-    return "NodeAllocatableChange";
+  if (!same_at(old_node, new_node, "/status/allocatable")) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE);
   }
-  if (!same(at_or_null(old_node, "/metadata/labels"), at_or_null(new_node, "/metadata/labels"))) {
-    return "NodeLabelChange";
+  if (!same_at(old_node, new_node, "/metadata/labels")) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_NODE_LABEL);
   }
-  if (!same(at_or_null(old_node, "/spec/taints"), at_or_null(new_node, "/spec/taints"))) {
-    return "NodeTaintChange";
+  if (!same_at(old_node, new_node, "/spec/taints")) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_NODE_TAINT);
   }
-  if (condition_statuses(old_node) != condition_statuses(new_node)) return "NodeConditionChange";
-  if (!same(at_or_null(old_node, "/metadata/annotations"),
-            at_or_null(new_node, "/metadata/annotations"))) {
-    return "NodeAnnotationChange";
+  if (condition_statuses(old_node) != condition_statuses(new_node)) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_NODE_CONDITION);
   }
-  return std::nullopt;
+  if (!same_at(old_node, new_node, "/metadata/annotations")) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION);
+  }
+  return out;
 }
 
-bool may_help(const ClusterEvent& event, const cluster::Pod& pod) {
-  if (event.node) return fits_node(*event.node, pod);
-  if (event.pod) return affinity_matches(pod, *event.pod);
-  return true;
+std::vector<schedhost_action_t> pod_update_actions(const cluster::Pod& old_pod,
+                                                   const cluster::Pod& new_pod) {
+  const nlohmann::json& o = old_pod.json();
+  const nlohmann::json& n = new_pod.json();
+  std::vector<schedhost_action_t> out;
+  if (!same_at(o, n, "/metadata/labels")) out.push_back(SCHEDHOST_ACTION_UPDATE_POD_LABEL);
+  if (scaled_down(old_pod, new_pod)) out.push_back(SCHEDHOST_ACTION_UPDATE_POD_SCALE_DOWN);
+  if (list_size(n, "/spec/schedulingGates") == 0 && list_size(o, "/spec/schedulingGates") != 0) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_POD_SCHEDULING_GATES_ELIMINATED);
+  }
+  // The API server only lets tolerations be added: a different count is the change.
+  if (list_size(n, "/spec/tolerations") != list_size(o, "/spec/tolerations")) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_POD_TOLERATION);
+  }
+  if (!same_at(o, n, "/status/resourceClaimStatuses") ||
+      !same_at(o, n, "/status/extendedResourceClaimStatus")) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_POD_GENERATED_RESOURCE_CLAIM);
+  }
+  if (out.empty()) out.push_back(SCHEDHOST_ACTION_ANY_UPDATE);
+  return out;
 }
 
 }  // namespace schedhost::live

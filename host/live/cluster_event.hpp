@@ -1,18 +1,14 @@
-// Informer events as upstream's cluster events (kube-scheduler v1.28, eventhandlers.go): which
-// event a change is (a node's update by what changed in it, first match wins), and upstream's
-// pre-checks of the unschedulable pods it may help. Node updates that change nothing a plugin
-// reads (images, heartbeats) and node deletions move no pod, as upstream; an assigned pod that
-// arrives helps only the pods whose required pod affinity it matches. Which plugins registered
-// the event is the framework's part (Framework::worth_requeuing).
+// Informer events as upstream v1.35's cluster events (framework/events.go): which properties an
+// update changed, one event for each. With queueing hints GA, v1.35 moves unschedulable pods on
+// an event through the hints alone (its pre-checks of v1.28 are off); which plugins registered
+// the event, and what their hints say, is the framework's part (Framework::worth_requeuing).
 #pragma once
 
-#include <functional>
-#include <memory>
-#include <optional>
-#include <string>
+#include <schedhost/abi.h>
 
-#include "cluster/node.hpp"
-#include "cluster/node_info.hpp"
+#include <nlohmann/json.hpp>
+#include <vector>
+
 #include "cluster/pod.hpp"
 #include "framework/cluster_event.hpp"
 
@@ -20,16 +16,17 @@ namespace schedhost::live {
 
 using framework::ClusterEvent;
 
-// The event a node update is, by upstream's order: spec.unschedulable turned false, then
-// allocatable, labels, taints, conditions (type -> status), then (not in upstream 1.28, for
-// plugins that read them) annotations; nullopt for anything else (heartbeats, images).
-std::optional<std::string> node_update_event(const nlohmann::json& old_node,
-                                             const nlohmann::json& new_node);
+// upstream's NodeSchedulingPropertiesChange: one SCHEDHOST_ACTION_UPDATE_NODE_* bit per property
+// that changed, in its order: spec.unschedulable turned false (a taint change), allocatable,
+// labels, taints, conditions (type -> status), annotations. Empty when none did (heartbeats,
+// images): such an update moves no pod.
+std::vector<schedhost_action_t> node_update_actions(const nlohmann::json& old_node,
+                                                    const nlohmann::json& new_node);
 
-// Whether an unschedulable pod is worth moving on this event: upstream's preCheckForNode for node
-// events (the pod's nodeName, nodeSelector, required node affinity, resources and host ports
-// against the node, and its NoSchedule taints tolerated), the required pod-affinity match for an
-// assigned pod's add or update, and true for the rest.
-bool may_help(const ClusterEvent& event, const cluster::Pod& pod);
+// upstream's PodSchedulingPropertiesChange: one SCHEDHOST_ACTION_UPDATE_POD_* bit per property
+// that changed, in its order: labels, a request scaled down or removed, the last scheduling gate
+// removed, tolerations added, the generated resource claims' status; {ANY_UPDATE} when none did.
+std::vector<schedhost_action_t> pod_update_actions(const cluster::Pod& old_pod,
+                                                   const cluster::Pod& new_pod);
 
 }  // namespace schedhost::live

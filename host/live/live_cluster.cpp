@@ -134,7 +134,7 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
     if (it->second.binding_finished && now - it->second.finished_at > kAssumedPodTtl) {
       spdlog::warn("cache: assumed pod {} expired: its binding was never confirmed", it->first);
       const cluster::NodeInfo* on = snapshot_.node_of_pod(it->first);
-      ClusterEvent e = framework::cluster_event("AssignedPodDelete");
+      ClusterEvent e = framework::assigned_pod_event(SCHEDHOST_ACTION_DELETE);
       if (on != nullptr) e.old_pod = shared_pod(*on, it->first);
       snapshot_.remove(it->first);
       ++out.pods;
@@ -156,17 +156,21 @@ void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
       for (const auto& pod : info->pods()) {
         if (assumed_.erase(pod->uid()) == 0) orphans_[name][pod->uid()] = pod;
       }
+      // v1.35 tells the queue (a pod PodTopologySpread rejected may fit without the node).
+      ClusterEvent e = framework::node_event(SCHEDHOST_ACTION_DELETE);
+      e.old_node = std::make_shared<const cluster::NodeInfo>(info->node_ptr());
       snapshot_.remove_node(name);
       ++out.nodes;
+      out.events.push_back(std::move(e));
     }
     return;
   }
   auto node = std::make_shared<const cluster::Node>(*c.object);
-  std::optional<std::string> event = "NodeAdd";
+  std::vector<schedhost_action_t> actions{SCHEDHOST_ACTION_ADD};
   std::shared_ptr<const cluster::Node> old_node;
   if (const cluster::NodeInfo* info = snapshot_.find(name)) {
     old_node = info->node_ptr();
-    event = node_update_event(info->node().json(), *c.object);
+    actions = node_update_actions(info->node().json(), *c.object);
     // Status heartbeats change nothing the plugins read; an update restarts the snapshot's
     // timeline (plugins recount), so only a relevant change is applied.
     if (scheduling_relevant_change(info->node().json(), *c.object)) {
@@ -178,10 +182,14 @@ void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
     place_orphans(name, out);
     ++out.nodes;
   }
-  if (event) {
-    ClusterEvent e = framework::cluster_event(*event);
-    e.node = std::make_shared<const cluster::NodeInfo>(*snapshot_.find(name));
-    if (old_node) e.old_node = std::make_shared<const cluster::NodeInfo>(old_node);
+  if (actions.empty()) return;
+  const auto with_pods = std::make_shared<const cluster::NodeInfo>(*snapshot_.find(name));
+  const auto without_pods =
+      old_node ? std::make_shared<const cluster::NodeInfo>(old_node) : nullptr;
+  for (const schedhost_action_t action : actions) {
+    ClusterEvent e = framework::node_event(action);
+    e.node = with_pods;
+    e.old_node = without_pods;
     out.events.push_back(std::move(e));
   }
 }
@@ -202,7 +210,7 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
     assumed_.erase(uid);
     if (snapshot_.remove(uid)) {
       ++out.pods;
-      ClusterEvent e = framework::cluster_event("AssignedPodDelete");
+      ClusterEvent e = framework::assigned_pod_event(SCHEDHOST_ACTION_DELETE);
       e.old_pod = std::make_shared<const cluster::Pod>(*c.object);
       out.events.push_back(std::move(e));
     }
@@ -216,12 +224,24 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
   if (placed_on != nullptr && placed_on->name() == pod->node_name()) {
     // The informer's copy replaces the assumed one (a confirmation), or a newer version. Upstream
     // sees a confirmation as an assigned pod's add (it may help pods with affinity to it).
-    ClusterEvent e = framework::cluster_event(was_assumed ? "AssignedPodAdd" : "AssignedPodUpdate");
-    if (!was_assumed) e.old_pod = shared_pod(*placed_on, uid);
-    e.pod = pod;
+    if (was_assumed) {
+      ClusterEvent e = framework::assigned_pod_event(SCHEDHOST_ACTION_ADD);
+      e.pod = pod;
+      out.events.push_back(std::move(e));
+    } else {
+      const std::shared_ptr<const cluster::Pod> old_pod = shared_pod(*placed_on, uid);
+      const std::vector<schedhost_action_t> actions =
+          old_pod ? pod_update_actions(*old_pod, *pod)
+                  : std::vector<schedhost_action_t>{SCHEDHOST_ACTION_ANY_UPDATE};
+      for (const schedhost_action_t action : actions) {
+        ClusterEvent e = framework::assigned_pod_event(action);
+        e.old_pod = old_pod;
+        e.pod = pod;
+        out.events.push_back(std::move(e));
+      }
+      ++out.pods;
+    }
     snapshot_.replace_pod(pod);
-    if (!was_assumed) ++out.pods;
-    out.events.push_back(std::move(e));
     return;
   }
   if (placed_on != nullptr) {
@@ -236,7 +256,7 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
   }
   snapshot_.add_pod(pod);
   ++out.pods;
-  ClusterEvent e = framework::cluster_event("AssignedPodAdd");
+  ClusterEvent e = framework::assigned_pod_event(SCHEDHOST_ACTION_ADD);
   e.pod = pod;
   out.events.push_back(std::move(e));
 }

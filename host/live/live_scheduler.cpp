@@ -66,6 +66,10 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
                    std::chrono::seconds(configuration.pod_max_backoff_seconds),
                    std::chrono::seconds(300), options.feature_gates.scheduler_pop_from_backoff_q},
       clock_);
+  // The pending pod's own update is judged as any event is; upstream asks no isEventOfInterest.
+  queue_->set_self_update_check([this](const QueuedPodInfo& info, const ClusterEvent& event) {
+    return worth_requeuing(event)(info);
+  });
   binder_ = std::make_unique<BindingWorkers>(options.binding_threads,
                                              [this](AssumedPod& assumed) { return bind(assumed); });
   preemptions_ = std::make_unique<PreemptionWorkers>(
@@ -172,7 +176,7 @@ void LiveScheduler::absorb_changes() {
   // Each cluster event moves the unschedulable pods it may help (to backoffQ while they still
   // back off); namespaces and PodDisruptionBudgets move nothing, as upstream.
   for (const ClusterEvent& event : changes.events) {
-    queue_->move_all(event.label, worth_requeuing(event));
+    if (interested_in(event)) queue_->move_all(event.label, worth_requeuing(event));
   }
   if (!changes.events.empty() && spdlog::should_log(spdlog::level::debug)) {
     const std::map<std::string, std::size_t> pending = queue_->pending();  // walks every pod
@@ -337,16 +341,27 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   // Upstream's handleBindingCycleError: the room the pod held is free again (an assigned pod
   // deleted, for the queue), so the pods that did not fit are tried again; not the pod itself.
   if (detail.in_binding_cycle) {
-    const ClusterEvent freed = framework::cluster_event("AssignedPodDelete");
+    const ClusterEvent freed = framework::assigned_pod_event(SCHEDHOST_ACTION_DELETE);
     queue_->move_all(freed.label, worth_requeuing(freed), uid);
   }
 }
 
-// Upstream's pre-checks (node events, assigned pods and affinity), then isPodWorthRequeuing: one
-// of the plugins that rejected the pod registered the event, and its hint does not say Skip.
+// Upstream's isPodWorthRequeuing: one of the plugins that rejected the pod registered the event,
+// and its hint does not say Skip. (v1.35 has no other pre-check: queueing hints are GA.)
+bool LiveScheduler::interested_in(const ClusterEvent& event) const {
+  // Upstream's DefaultPreemption registers Pod/Delete while preemption is asynchronous: a
+  // victim's deletion may lift the gate that holds its preemptor (serve's gate does the same).
+  if (options_.feature_gates.scheduler_async_preemption && event.resource == "Pod" &&
+      event.actions == SCHEDHOST_ACTION_DELETE) {
+    return true;
+  }
+  const auto& profiles = core_.frameworks();
+  return std::any_of(profiles.begin(), profiles.end(),
+                     [&](const auto& f) { return f->interested_in(event); });
+}
+
 SchedulingQueue::Worth LiveScheduler::worth_requeuing(const ClusterEvent& event) const {
   return [this, &event](const QueuedPodInfo& info) {
-    if (!may_help(event, *info.pod)) return false;
     const framework::Framework* profile = core_.framework_for(*info.pod);
     return profile == nullptr ||
            profile->worth_requeuing(*info.pod, info.unschedulable_plugins, event);

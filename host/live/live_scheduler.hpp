@@ -98,6 +98,8 @@ class LiveScheduler : public scheduler::CycleSink {
   std::optional<std::string> pre_enqueue(const cluster::Pod& pod) const;
   // Whether an unschedulable pod is worth moving on event (captures event by reference).
   SchedulingQueue::Worth worth_requeuing(const ClusterEvent& event) const;
+  // Whether a plugin of any profile registered event: if none did, moving pods is not tried.
+  bool interested_in(const ClusterEvent& event) const;
   // The pod's attempt ended (result: scheduler::kScheduled, ...): /metrics, and which attempt it
   // was (1 when unknown).
   int end_attempt(const std::string& uid, const std::string& profile, const std::string& result);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "live/cluster_event.hpp"
+
 namespace schedhost::live {
 namespace {
 
@@ -117,13 +119,27 @@ void PodQueue::apply_pending() {
     } else if (!known->second->nominated_node_name().empty()) {
       nominations_.push_back({uid, nullptr});
     }
-    known->second = pod;
+    const PodPtr old_pod = std::exchange(known->second, pod);
     if (pod->terminating()) {
       queue_.remove(uid);  // an attempt in flight ends as it ends; the pod is not retried
       continue;
     }
-    queue_.update(pod, updated);
+    queue_.update(pod, updated, moves_on_update(old_pod, pod));
   }
+}
+
+SchedulingQueue::SelfUpdateCheck PodQueue::moves_on_update(const PodPtr& old_pod,
+                                                           const PodPtr& pod) const {
+  if (!self_update_check_) return {};
+  return [this, old_pod, pod](const QueuedPodInfo& info) -> std::optional<std::string> {
+    for (const schedhost_action_t action : pod_update_actions(*old_pod, *pod)) {
+      framework::ClusterEvent event = framework::pending_pod_event(action);
+      event.old_pod = old_pod;
+      event.pod = pod;
+      if (self_update_check_(info, event)) return event.label;
+    }
+    return std::nullopt;
+  };
 }
 
 PodPtr PodQueue::pop() {

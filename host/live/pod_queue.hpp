@@ -67,6 +67,10 @@ class PodQueue {
     queue_.wake_gate_on(gate, event);
   }
   void activate(const std::string& uid) { queue_.activate(uid); }
+  // How a pending pod's own update is judged (upstream v1.35: its rejecting plugins' hints, on
+  // each UnschedulablePod event of the update); unset, any spec change retries it (v1.28).
+  using EventCheck = std::function<bool(const QueuedPodInfo&, const framework::ClusterEvent&)>;
+  void set_self_update_check(EventCheck check) { self_update_check_ = std::move(check); }
 
   // The uids of the pods that left since the last call: deleted, or bound (by anyone). A pod
   // waiting at Permit is rejected then.
@@ -94,6 +98,7 @@ class PodQueue {
     kube::Object object;
   };
   bool less(const QueuedPodInfo& a, const QueuedPodInfo& b) const;
+  SchedulingQueue::SelfUpdateCheck moves_on_update(const PodPtr& old_pod, const PodPtr& pod) const;
 
   const framework::Framework& sorter_;
   const QueueClock& clock_;
@@ -106,6 +111,7 @@ class PodQueue {
   std::map<std::string, QueuedPodInfo> in_flight_;  // uid -> as popped
   std::vector<std::string> deleted_;
   std::vector<NominationChange> nominations_;
+  EventCheck self_update_check_;
   QueueClock::time_point last_backoff_flush_{};
   QueueClock::time_point last_leftover_flush_{};
 };

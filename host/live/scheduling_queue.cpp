@@ -156,7 +156,7 @@ void SchedulingQueue::add(const PodPtr& pod) {
   add_to_active(e, kPodAdd);
 }
 
-void SchedulingQueue::update(const PodPtr& pod, bool spec_changed) {
+void SchedulingQueue::update(const PodPtr& pod, bool spec_changed, const SelfUpdateCheck& moves) {
   const std::string uid = pod->uid();
   auto it = entries_.find(uid);
   if (it == entries_.end()) return add(pod);
@@ -177,6 +177,10 @@ void SchedulingQueue::update(const PodPtr& pod, bool spec_changed) {
       return;
     case Place::Unschedulable:
       e.info.pod = pod;
+      if (moves) {
+        if (const std::optional<std::string> event = moves(e.info)) add_after_backoff(e, *event);
+        return;
+      }
       if (!spec_changed) return;  // a status change (our own condition) moves nothing
       add_after_backoff(e, kPodUpdate);
       return;

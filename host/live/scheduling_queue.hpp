@@ -87,9 +87,13 @@ class SchedulingQueue {
 
   // -- the informer of unassigned pods --
   void add(const PodPtr& pod);
-  // spec_changed: upstream's isPodUpdated (more than the status changed). A pod in flight is not
-  // in the queue: the update is kept for its requeue.
-  void update(const PodPtr& pod, bool spec_changed);
+  // An update of a pending pod. spec_changed: upstream's isPodUpdated (more than the status
+  // changed); a pod in flight is not in the queue, so such an update is kept for its requeue.
+  // moves: for a pod in unschedulablePods, the label of the first of the pod's own update events
+  // that is worth a retry (upstream v1.35 asks the rejecting plugins' hints), or nullopt to leave
+  // it waiting; without it, v1.28's rule: any spec change retries the pod.
+  using SelfUpdateCheck = std::function<std::optional<std::string>(const QueuedPodInfo&)>;
+  void update(const PodPtr& pod, bool spec_changed, const SelfUpdateCheck& moves = {});
   void remove(const std::string& uid);
 
   // -- the scheduling loop --

@@ -1,5 +1,7 @@
 #include "validator/plugin_checks.hpp"
 
+#include <schedhost/detail/action_names.hpp>
+
 #include <algorithm>
 #include <initializer_list>
 #include <map>
@@ -57,6 +59,8 @@ class PluginChecker {
                 const ChildChannel& channel)
       : v_(plugin.vtable),
         name_(plugin.name),
+        legacy_events_(plugin.library != nullptr &&
+                       plugin.library->abi_minor < framework::kFirstMinorWithV135Events),
         options_(options),
         channel_(channel),
         host_{"plugin \"" + plugin.name + "\""} {
@@ -321,24 +325,20 @@ class PluginChecker {
     return " (pod " + pod.key() + ", node " + node.name() + ")";
   }
 
-  // Upstream's names of action bits, "|"-joined ("Update" for its four node bits, "All").
+  // Upstream v1.35's names of action bits, "|"-joined ("Update" for every update bit, "All").
   static std::string action_names(schedhost_action_t actions) {
-    if (actions == SCHEDHOST_ACTION_ALL) return "All";
-    static const std::pair<schedhost_action_t, const char*> kNames[] = {
-        {SCHEDHOST_ACTION_ADD, "Add"},
-        {SCHEDHOST_ACTION_DELETE, "Delete"},
-        {SCHEDHOST_ACTION_UPDATE, "Update"},
-        {SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE, "UpdateNodeAllocatable"},
-        {SCHEDHOST_ACTION_UPDATE_NODE_LABEL, "UpdateNodeLabel"},
-        {SCHEDHOST_ACTION_UPDATE_NODE_TAINT, "UpdateNodeTaint"},
-        {SCHEDHOST_ACTION_UPDATE_NODE_CONDITION, "UpdateNodeCondition"},
-        {SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION, "UpdateNodeAnnotation"},
-    };
+    if (actions == SCHEDHOST_ACTION_ANY) return "All";
     std::string out;
-    for (const auto& [bits, name] : kNames) {
+    for (schedhost_action_t bits :
+         {schedhost_action_t{SCHEDHOST_ACTION_ADD}, schedhost_action_t{SCHEDHOST_ACTION_DELETE},
+          schedhost_action_t{SCHEDHOST_ACTION_ANY_UPDATE}}) {
       if ((actions & bits) != bits) continue;
-      out += (out.empty() ? "" : "|") + std::string(name);
+      out += (out.empty() ? "" : "|") + std::string(detail::action_name(bits));
       actions &= ~bits;
+    }
+    for (schedhost_action_t bit = 1; bit <= SCHEDHOST_ACTION_ANY; bit <<= 1) {
+      if ((actions & bit) != 0)
+        out += (out.empty() ? "" : "|") + std::string(detail::action_name(bit));
     }
     return out;
   }
@@ -366,8 +366,11 @@ class PluginChecker {
         report("events", false, why + ": the host refuses the plugin");
         return false;
       }
-      registrations_.push_back(r);
-      list += (list.empty() ? "" : ", ") + resource + " " + action_names(actions);
+      // As the host reads it: a library built before 1.7 meant v1.28's bits.
+      const framework::EventRegistration read =
+          legacy_events_ ? framework::legacy_registration(r) : r;
+      registrations_.push_back(read);
+      list += (list.empty() ? "" : ", ") + resource + " " + action_names(read.actions);
     }
     report("events", true,
            list.empty() ? "registers none: only the periodic flush retries the pods it rejects"
@@ -380,18 +383,23 @@ class PluginChecker {
   // asks. An answer must be SKIP (0) or QUEUE (1), without a reason (a C++ hint that throws
   // answers QUEUE with the exception as its reason).
   void queueing_hints() {
-    static const char* const kNodeEvents[] = {
-        "NodeAdd",         "NodeAllocatableChange", "NodeLabelChange",
-        "NodeTaintChange", "NodeConditionChange",   "NodeAnnotationChange"};
-    static const char* const kPodEvents[] = {"AssignedPodAdd", "AssignedPodUpdate",
-                                             "AssignedPodDelete"};
+    static const schedhost_action_t kNodeEvents[] = {SCHEDHOST_ACTION_ADD,
+                                                     SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE,
+                                                     SCHEDHOST_ACTION_UPDATE_NODE_LABEL,
+                                                     SCHEDHOST_ACTION_UPDATE_NODE_TAINT,
+                                                     SCHEDHOST_ACTION_UPDATE_NODE_CONDITION,
+                                                     SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION};
+    static const schedhost_action_t kPodEvents[] = {
+        SCHEDHOST_ACTION_ADD, SCHEDHOST_ACTION_UPDATE_POD_LABEL, SCHEDHOST_ACTION_ANY_UPDATE,
+        SCHEDHOST_ACTION_DELETE};
     const auto registered = [&](const framework::ClusterEvent& e) {
       return std::any_of(registrations_.begin(), registrations_.end(),
                          [&](const auto& r) { return framework::registration_matches(r, e); });
     };
     for (const auto& pod : *pending_) {
-      for (const char* label : kNodeEvents) {
-        const framework::ClusterEvent e = framework::cluster_event(label);
+      for (const schedhost_action_t action : kNodeEvents) {
+        const framework::ClusterEvent e = framework::node_event(action);
+        const std::string& label = e.label;
         if (!registered(e)) continue;
         for (const NodeInfo* node : nodes_) {
           const NodeInfo before(node->node_ptr());  // the Node as it was: no pods
@@ -401,8 +409,9 @@ class PluginChecker {
           hint(*pod, raw, " (pod " + pod->key() + ", " + label + " of node " + node->name() + ")");
         }
       }
-      for (const char* label : kPodEvents) {
-        const framework::ClusterEvent e = framework::cluster_event(label);
+      for (const schedhost_action_t action : kPodEvents) {
+        const framework::ClusterEvent e = framework::assigned_pod_event(action);
+        const std::string& label = e.label;
         if (!registered(e)) continue;
         for (const NodeInfo* node : nodes_) {
           for (const auto& other : node->pods()) {
@@ -416,12 +425,20 @@ class PluginChecker {
     }
   }
 
-  static schedhost_cluster_event_t abi_event(const framework::ClusterEvent& e) {
+  // As the host hands it (a library built before 1.7 sees v1.28's bits and labels); the label
+  // is kept in legacy_label_ until the next call.
+  schedhost_cluster_event_t abi_event(const framework::ClusterEvent& e) {
     schedhost_cluster_event_t raw{};
     raw.struct_size = sizeof raw;
     raw.resource = str(e.resource);
     raw.actions = e.actions;
     raw.label = str(e.label);
+    if (legacy_events_) {
+      const framework::LegacyView view = framework::legacy_view(e);
+      legacy_label_ = view.label;
+      raw.actions = view.actions;
+      raw.label = str(legacy_label_);
+    }
     return raw;
   }
 
@@ -756,6 +773,7 @@ class PluginChecker {
 
   const schedhost_plugin_vtable_t& v_;
   const std::string name_;
+  const bool legacy_events_;  // built against ABI 1.3-1.6: v1.28's event bits
   const PluginCheckOptions& options_;
   const ChildChannel& channel_;
   framework::PluginHost host_;  // outlives every instance: a plugin may keep the handle
@@ -767,7 +785,8 @@ class PluginChecker {
   std::string suffix_;
   void* self_ = nullptr;
   std::vector<framework::EventRegistration> registrations_;  // events_to_register()
-  std::vector<std::string> order_;                           // checks in the order they first ran
+  std::string legacy_label_;
+  std::vector<std::string> order_;  // checks in the order they first ran
   std::map<std::string, Tally> tallies_;
 };
 

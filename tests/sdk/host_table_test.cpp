@@ -39,13 +39,13 @@ TEST(HostTable, TheHostDeclaresItsVersionAndSize) {
   const schedhost_host_api_t* api = framework::host_api();
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_EQ(api->abi_major, 1u);
-  EXPECT_EQ(api->abi_minor, 6u);
+  EXPECT_EQ(api->abi_minor, 7u);
 }
 
 TEST(HostTable, AnOlderMinorCanBeEmulatedAndTheCurrentOneRestored) {
   const schedhost_host_api_t* api = framework::host_api();
   EXPECT_FALSE(framework::emulate_host_abi_minor(7));
-  EXPECT_EQ(api->abi_minor, 6u);
+  EXPECT_EQ(api->abi_minor, 7u);
   ASSERT_TRUE(framework::emulate_host_abi_minor(1));
   EXPECT_EQ(api->abi_minor, 1u);
   EXPECT_EQ(api->struct_size, offsetof(schedhost_host_api_t, snapshot_id));
@@ -73,6 +73,8 @@ TEST(HostTable, AnOlderMinorCanBeEmulatedAndTheCurrentOneRestored) {
   ASSERT_TRUE(framework::emulate_host_abi_minor(6));
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_TRUE(Host(api, nullptr).has(&schedhost_host_api_t::add_sign_fragment));
+  ASSERT_TRUE(framework::emulate_host_abi_minor(7));  // 1.7 appended constants only
+  EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
 }
 
 }  // namespace

@@ -202,10 +202,10 @@ inline std::string check_event_registration(std::string_view resource, std::uint
            "\", which is not a resource: use one of " + names +
            ", \"*\", or \"<plural>.<version>.<group>\" for another kind";
   }
-  if (actions == 0 || (actions & ~SCHEDHOST_ACTION_ALL) != 0) {
+  if (actions == 0 || (actions & ~SCHEDHOST_ACTION_ANY) != 0) {
     return "registers events for \"" + std::string(resource) + "\" with action bits " +
            std::to_string(actions) + ": use SCHEDHOST_ACTION_* bits (1 to " +
-           std::to_string(SCHEDHOST_ACTION_ALL) + ")";
+           std::to_string(SCHEDHOST_ACTION_ANY) + ")";
   }
   return {};
 }
