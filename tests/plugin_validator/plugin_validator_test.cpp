@@ -200,8 +200,9 @@ TEST(PluginValidator, ReportsARegistrationTheHostRefuses) {
             "FAIL BadEvents events registers events for \"Nodes\", which is not a resource: use "
             "one of Pod, Node, PersistentVolume, PersistentVolumeClaim, "
             "storage.k8s.io/StorageClass, storage.k8s.io/CSINode, storage.k8s.io/CSIDriver, "
-            "storage.k8s.io/CSIStorageCapacity, \"*\", or \"<plural>.<version>.<group>\" for "
-            "another kind: the host refuses the plugin\n");
+            "storage.k8s.io/CSIStorageCapacity, resource.k8s.io/ResourceClaim, "
+            "resource.k8s.io/ResourceSlice, resource.k8s.io/DeviceClass, \"*\", or "
+            "\"<plural>.<version>.<group>\" for another kind: the host refuses the plugin\n");
 }
 
 // The built-ins register upstream's events and have no hint: reported, nothing to call.

@@ -124,7 +124,7 @@ class BadResource {
 class BadActions {
  public:
   EVENTS_TEST_FILTER
-  void EventsToRegister(EventRegistry& events) { events.add(resource::kNode, 128); }
+  void EventsToRegister(EventRegistry& events) { events.add(resource::kNode, 8192); }
 };
 
 class NoActions {
@@ -234,7 +234,7 @@ TEST_F(EventsFakeHostTest, ReportsTheExactRegistrations) {
             (Registrations{{"Node", SCHEDHOST_ACTION_ADD | SCHEDHOST_ACTION_UPDATE_NODE_LABEL},
                            {"Pod", SCHEDHOST_ACTION_DELETE}}));
   EXPECT_EQ(host_.create("EventEcho").events(),
-            (Registrations{{"*", SCHEDHOST_ACTION_ALL}, {"widgets.v1.example.com", 1}}));
+            (Registrations{{"*", SCHEDHOST_ACTION_ANY}, {"widgets.v1.example.com", 1}}));
   EXPECT_EQ(host_.create("NothingRegistered").events(), Registrations{});
   EXPECT_EQ(host_.create("RawHint").events(), (Registrations{{"Node", SCHEDHOST_ACTION_ADD}}));
   // EnqueueExtensions is not an extension point of profiles: `schedhost plugins` does not list it.
@@ -351,15 +351,16 @@ TEST_F(EventsFakeHostTest, ARegistrationTheHostRefusesThrowsItsMessage) {
             "plugin \"BadResource\": registers events for \"Nodes\", which is not a resource: use "
             "one of Pod, Node, PersistentVolume, PersistentVolumeClaim, "
             "storage.k8s.io/StorageClass, storage.k8s.io/CSINode, storage.k8s.io/CSIDriver, "
-            "storage.k8s.io/CSIStorageCapacity, \"*\", or \"<plural>.<version>.<group>\" for "
-            "another kind");
+            "storage.k8s.io/CSIStorageCapacity, resource.k8s.io/ResourceClaim, "
+            "resource.k8s.io/ResourceSlice, resource.k8s.io/DeviceClass, \"*\", or "
+            "\"<plural>.<version>.<group>\" for another kind");
   EXPECT_EQ(events_error(host_.create("BadActions")),
-            "plugin \"BadActions\": registers events for \"Node\" with action bits 128: use "
-            "SCHEDHOST_ACTION_* bits (1 to 127)");
+            "plugin \"BadActions\": registers events for \"Node\" with action bits 8192: use "
+            "SCHEDHOST_ACTION_* bits (1 to 8191)");
   EXPECT_EQ(
       events_error(host_.create("NoActions")),
       "plugin \"NoActions\": registers events for \"widgets.v1.example.com\" with action bits "
-      "0: use SCHEDHOST_ACTION_* bits (1 to 127)");
+      "0: use SCHEDHOST_ACTION_* bits (1 to 8191)");
   EXPECT_EQ(events_error(host_.create("ThrowingRegistration")),
             "plugin \"ThrowingRegistration\": events_to_register() failed: no events today");
   EXPECT_EQ(events_error(host_.create("RawFailing")),
@@ -373,9 +374,10 @@ TEST(EventRegistrationRule, AcceptsUpstreamsResourcesAndCustomOnes) {
   for (const char* ok :
        {"Pod", "Node", "PersistentVolume", "PersistentVolumeClaim", "storage.k8s.io/StorageClass",
         "storage.k8s.io/CSINode", "storage.k8s.io/CSIDriver", "storage.k8s.io/CSIStorageCapacity",
-        "*", "widgets.v1.example.com", "a.b.c"}) {
+        "resource.k8s.io/ResourceClaim", "resource.k8s.io/ResourceSlice",
+        "resource.k8s.io/DeviceClass", "*", "widgets.v1.example.com", "a.b.c"}) {
     EXPECT_EQ(rules::check_event_registration(ok, SCHEDHOST_ACTION_ADD), "") << ok;
-    EXPECT_EQ(rules::check_event_registration(ok, SCHEDHOST_ACTION_ALL), "") << ok;
+    EXPECT_EQ(rules::check_event_registration(ok, SCHEDHOST_ACTION_ANY), "") << ok;
   }
   for (const char* bad : {"", "Nodes", "pod", "widgets.example", ".a.b", "a.b.", "a..b",
                           "example.com/v1/widgets", "storage.k8s.io/Other"}) {
@@ -383,8 +385,8 @@ TEST(EventRegistrationRule, AcceptsUpstreamsResourcesAndCustomOnes) {
   }
   EXPECT_EQ(rules::check_event_registration("Pod", 0),
             "registers events for \"Pod\" with action bits 0: use SCHEDHOST_ACTION_* bits (1 to "
-            "127)");
-  EXPECT_NE(rules::check_event_registration("Pod", SCHEDHOST_ACTION_ALL + 1), "");
+            "8191)");
+  EXPECT_NE(rules::check_event_registration("Pod", SCHEDHOST_ACTION_ANY + 1), "");
 }
 
 }  // namespace schedhost::testing::events_fake_host_test

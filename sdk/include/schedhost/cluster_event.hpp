@@ -66,6 +66,9 @@ inline constexpr std::string_view kStorageClass = "storage.k8s.io/StorageClass";
 inline constexpr std::string_view kCSINode = "storage.k8s.io/CSINode";
 inline constexpr std::string_view kCSIDriver = "storage.k8s.io/CSIDriver";
 inline constexpr std::string_view kCSIStorageCapacity = "storage.k8s.io/CSIStorageCapacity";
+inline constexpr std::string_view kResourceClaim = "resource.k8s.io/ResourceClaim";
+inline constexpr std::string_view kResourceSlice = "resource.k8s.io/ResourceSlice";
+inline constexpr std::string_view kDeviceClass = "resource.k8s.io/DeviceClass";
 inline constexpr std::string_view kAny = "*";
 }  // namespace resource
 

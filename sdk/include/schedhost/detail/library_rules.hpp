@@ -173,7 +173,10 @@ inline constexpr std::string_view kEventResources[] = {"Pod",
                                                        "storage.k8s.io/StorageClass",
                                                        "storage.k8s.io/CSINode",
                                                        "storage.k8s.io/CSIDriver",
-                                                       "storage.k8s.io/CSIStorageCapacity"};
+                                                       "storage.k8s.io/CSIStorageCapacity",
+                                                       "resource.k8s.io/ResourceClaim",
+                                                       "resource.k8s.io/ResourceSlice",
+                                                       "resource.k8s.io/DeviceClass"};
 inline constexpr std::string_view kAnyEventResource = "*";
 
 // Upstream's form for any other kind: <plural>.<version>.<group>, at least two dots, no slash,
