@@ -1,5 +1,5 @@
 // InterPodAffinity: upstream's default PreFilter (+AddPod/RemovePod) + Filter + PreScore + Score
-// + NormalizeScore (kube-scheduler 1.28, pkg/scheduler/framework/plugins/interpodaffinity).
+// + NormalizeScore (kube-scheduler v1.35, pkg/scheduler/framework/plugins/interpodaffinity).
 //
 // Args: {"hardPodAffinityWeight": 0..100 (default 1), "ignorePreferredTermsOfExistingPods": bool
 //   (default false)}. A weight out of range is refused with upstream's field error
@@ -23,6 +23,12 @@
 //   incoming pod's matched by existing pods, the existing pods' matched by the incoming pod;
 //   anti-affinity negative) and hardPodAffinityWeight per existing pod's required affinity term
 //   the incoming pod matches. NormalizeScore: min-max scaling to 0..100 (all equal: 0).
+// EnqueueExtensions: a scheduled pod added (queues when it matches all the pending pod's required
+//   affinity terms), relabelled (starts to match them all, or stops matching all its required
+//   anti-affinity terms) or deleted (matched all the anti-affinity terms); a node added with an
+//   affinity term's topology key (or any node, for a pod with anti-affinity) or relabelled so that
+//   a term's topology key appears (affinity), disappears (anti-affinity) or changes value. A
+//   required term that does not parse queues.
 //
 // Kept counts (ABI 1.2): the existing pods' anti-affinity counts and score sums (by the incoming
 //   pod's namespace and labels) and the counts for the incoming pod's terms (by its namespace and
@@ -276,6 +282,23 @@ bool matches_all(const std::vector<AffinityTerm>& terms, const schedhost::Pod& p
   return true;
 }
 
+// The pod's required (anti-)affinity terms (upstream GetAffinityTerms, namespace selectors not
+// resolved: the hints have no snapshot); nullopt when one does not parse. `kind` is
+// "podAffinity" or "podAntiAffinity".
+std::optional<std::vector<AffinityTerm>> required_terms(const schedhost::Pod& pod,
+                                                        std::string_view kind) {
+  std::vector<AffinityTerm> terms;
+  const auto text = pod.json("/spec/affinity/" + std::string(kind) +
+                             "/requiredDuringSchedulingIgnoredDuringExecution");
+  if (!text) return terms;
+  const nlohmann::json list = nlohmann::json::parse(*text);
+  PodTerms problems;
+  parse_list(list.is_null() ? nullptr : &list, pod.namespace_name(), false, "", &terms, nullptr,
+             problems);
+  if (!problems.errors.empty()) return std::nullopt;
+  return terms;
+}
+
 // Topology value -> count. Hashed: with a hostname topology key there is one value per node, and
 // Filter looks one up per node.
 struct StringHash {
@@ -432,11 +455,28 @@ class InterPodAffinity {
     signature.add("v1.Pod.Namespace", pod.namespace_name());
     return {};
   }
-  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  // Upstream's EventsToRegister (v1.35, queueing hints on).
   void EventsToRegister(schedhost::EventRegistry& events) const {
-    events.add(schedhost::resource::kPod, schedhost::action::kAll);
+    events.add(schedhost::resource::kPod, schedhost::action::kAdd |
+                                              schedhost::action::kUpdatePodLabel |
+                                              schedhost::action::kDelete);
     events.add(schedhost::resource::kNode,
                schedhost::action::kAdd | schedhost::action::kUpdateNodeLabel);
+  }
+
+  schedhost::QueueingHint IsSchedulableAfter(const schedhost::Pod& pod,
+                                             const schedhost::ClusterEvent& event) const {
+    // An unscheduled pod (added, updated or deleted) is on no node's domain.
+    const bool pod_event = event.resource == schedhost::resource::kPod;
+    if (pod_event && ((event.new_pod && event.new_pod->node_name().empty()) ||
+                      (event.old_pod && event.old_pod->node_name().empty()))) {
+      return schedhost::QueueingHint::kSkip;
+    }
+    const auto affinity = required_terms(pod, "podAffinity");
+    const auto anti_affinity = required_terms(pod, "podAntiAffinity");
+    if (!affinity || !anti_affinity) return schedhost::QueueingHint::kQueue;
+    if (pod_event) return after_pod_change(event, *affinity, *anti_affinity);
+    return after_node_change(event, *affinity, *anti_affinity);
   }
 
   explicit InterPodAffinity(const nlohmann::json& args) {
@@ -856,6 +896,53 @@ class InterPodAffinity {
   }
   static std::string read_score_error() {
     return "failed to read \"" + std::string(kPreScoreStateKey) + "\" from cycleState: not found";
+  }
+
+  // upstream isSchedulableAfterPodChange, for a scheduled pod.
+  static schedhost::QueueingHint after_pod_change(const schedhost::ClusterEvent& event,
+                                                  const std::vector<AffinityTerm>& affinity,
+                                                  const std::vector<AffinityTerm>& anti_affinity) {
+    using schedhost::QueueingHint;
+    const auto& before = event.old_pod;
+    const auto& after = event.new_pod;
+    if (before && after) {  // relabelled
+      if (!matches_all(affinity, *before) && matches_all(affinity, *after)) {
+        return QueueingHint::kQueue;
+      }
+      if (matches_all(anti_affinity, *before) && !matches_all(anti_affinity, *after)) {
+        return QueueingHint::kQueue;
+      }
+      return QueueingHint::kSkip;
+    }
+    if (after) return matches_all(affinity, *after) ? QueueingHint::kQueue : QueueingHint::kSkip;
+    if (!before) return QueueingHint::kQueue;
+    return matches_all(anti_affinity, *before) ? QueueingHint::kQueue : QueueingHint::kSkip;
+  }
+
+  // upstream isSchedulableAfterNodeChange.
+  static schedhost::QueueingHint after_node_change(const schedhost::ClusterEvent& event,
+                                                   const std::vector<AffinityTerm>& affinity,
+                                                   const std::vector<AffinityTerm>& anti_affinity) {
+    using schedhost::QueueingHint;
+    if (!event.new_node) return QueueingHint::kQueue;
+    const schedhost::NodeInfo& after = *event.new_node;
+    const schedhost::NodeInfo* before = event.old_node ? &*event.old_node : nullptr;
+    for (const AffinityTerm& t : affinity) {
+      const auto now = after.label(t.topology_key);
+      if (before == nullptr) {
+        if (now) return QueueingHint::kQueue;  // added with the key
+        continue;
+      }
+      const auto was = before->label(t.topology_key);
+      if (now && (!was || *was != *now)) return QueueingHint::kQueue;  // key added or moved
+    }
+    for (const AffinityTerm& t : anti_affinity) {
+      if (before == nullptr) return QueueingHint::kQueue;  // any added node may be free of them
+      const auto was = before->label(t.topology_key);
+      const auto now = after.label(t.topology_key);
+      if (was && (!now || *was != *now)) return QueueingHint::kQueue;  // key removed or moved
+    }
+    return QueueingHint::kSkip;
   }
 
   static bool satisfy_pod_affinity(const PreFilterState& s, const schedhost::NodeInfo& node) {

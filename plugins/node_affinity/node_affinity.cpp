@@ -1,4 +1,4 @@
-// NodeAffinity: upstream's default PreFilter + Filter + PreScore + Score (kube-scheduler 1.28).
+// NodeAffinity: upstream's default PreFilter + Filter + PreScore + Score (kube-scheduler v1.35).
 //
 // Args: {"addedAffinity": <core/v1 NodeAffinity>} (default none). Its
 //   requiredDuringSchedulingIgnoredDuringExecution must hold on every node (ANDed with the
@@ -19,6 +19,9 @@
 // PreScore parses the preferred terms once ("PreScoreNodeAffinity"; a parse problem is an
 //   Error); Score is the sum of the weights of the matching terms (added + pod's); NormalizeScore
 //   is upstream's DefaultNormalizeScore (highest = 100).
+// EnqueueExtensions: node add and label update; queues when the node (now) matches the added
+//   affinity and the pod's required placement, and, for an update, did not match it before (a
+//   term that fails to parse, with none matching, queues too: upstream's Match error).
 #include <schedhost/k8s/node_selector.hpp>
 #include <schedhost/k8s/normalize_score.hpp>
 #include <schedhost/k8s/signers.hpp>
@@ -70,6 +73,19 @@ struct PreScoreState {
 k8s::RequiredNodeAffinity required_node_affinity(const schedhost::Pod& pod) {
   return k8s::RequiredNodeAffinity::parse(pod_field(pod, kNodeSelectorPointer),
                                           pod_field(pod, kRequiredPointer));
+}
+
+// upstream RequiredNodeAffinity.Match: nullopt for its error, which is when no term matched and
+// one failed to parse (a nodeSelector that does not match is a plain false).
+std::optional<bool> match(const k8s::RequiredNodeAffinity& required,
+                          const schedhost::NodeInfo& node) {
+  if (required.matches(node)) return true;
+  const bool selector_matches =
+      !required.node_selector() || required.node_selector()->matches(node);
+  if (selector_matches && required.affinity() && !required.affinity()->errors().empty()) {
+    return std::nullopt;
+  }
+  return false;
 }
 
 k8s::PreferredSchedulingTerms preferred_terms(const schedhost::Pod& pod) {
@@ -136,9 +152,25 @@ class NodeAffinity {
     schedhost::k8s::sign_node_affinity(pod, signature);
     return {};
   }
-  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  // Upstream's EventsToRegister (v1.35, queueing hints on).
   void EventsToRegister(schedhost::EventRegistry& events) const {
-    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
+    events.add(schedhost::resource::kNode,
+               schedhost::action::kAdd | schedhost::action::kUpdateNodeLabel);
+  }
+
+  // upstream isSchedulableAfterNodeChange: only a node that starts to match can help.
+  schedhost::QueueingHint IsSchedulableAfter(const schedhost::Pod& pod,
+                                             const schedhost::ClusterEvent& event) const {
+    using schedhost::QueueingHint;
+    if (!event.new_node) return QueueingHint::kQueue;
+    if (added_required_ && !added_required_->matches(*event.new_node)) return QueueingHint::kSkip;
+    const k8s::RequiredNodeAffinity required = required_node_affinity(pod);
+    const std::optional<bool> matches_now = match(required, *event.new_node);
+    if (!matches_now) return QueueingHint::kQueue;
+    if (!*matches_now) return QueueingHint::kSkip;
+    if (!event.old_node) return QueueingHint::kQueue;  // added
+    const std::optional<bool> matched_before = match(required, *event.old_node);
+    return matched_before.value_or(false) ? QueueingHint::kSkip : QueueingHint::kQueue;
   }
 
   explicit NodeAffinity(const nlohmann::json& args) {

@@ -1,6 +1,7 @@
-// NodeName: upstream's default Filter (kube-scheduler 1.28). A pod that names a node in
+// NodeName: upstream's default Filter (kube-scheduler v1.35). A pod that names a node in
 // spec.nodeName fits only that node:
 //   UnschedulableAndUnresolvable "node(s) didn't match the requested node name".
+// EnqueueExtensions: a node add (no hint: every one queues, as upstream's nil hint).
 // No args.
 #include <schedhost/plugin.hpp>
 
@@ -15,9 +16,10 @@ class NodeName {
     signature.add("v1.Pod.Spec.NodeName", pod.node_name());
     return {};
   }
-  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  // Upstream's EventsToRegister (v1.35, queueing hints on): only a new node can be the one the
+  // pod names; no hint, so every node add queues.
   void EventsToRegister(schedhost::EventRegistry& events) const {
-    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
+    events.add(schedhost::resource::kNode, schedhost::action::kAdd);
   }
 
   schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&,

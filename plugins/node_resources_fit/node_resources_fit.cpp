@@ -26,6 +26,12 @@
 //                              broken-linear shape (scores x10), only s > 0 counted
 //            score = sum(s * w) / sum(w) (int64 division; math.Round for
 //            RequestedToCapacityRatio), 0 when nothing is scored. No NormalizeScore.
+// EnqueueExtensions (v1.35: queueing hints and InPlacePodVerticalScaling on, DRAExtendedResource
+//            off): a pod delete (queues unless the pod was neither scheduled nor nominated), a
+//            pod scale-down (queues for the pending pod itself, or when a scheduled pod's request
+//            for something the pending pod requests shrank), a node add or allocatable update
+//            (queues when the pod fits the empty node and, for an update, the node's allocatable
+//            pods or a resource the pod requests grew).
 //
 // Args (NodeResourcesFitArgs v1beta3), defaulted and validated as upstream (NewFit), with
 // upstream's field error messages:
@@ -239,6 +245,76 @@ struct PreScoreState {
   std::vector<std::int64_t> pod_requests;  // per scoringStrategy.resources entry
 };
 
+// upstream computePodResourceRequest: the pod's request, every non-zero scalar resource kept.
+PreFilterState request_of(const schedhost::Pod& pod) {
+  PreFilterState s;
+  for (const schedhost::ResourceAmount r : pod.requests()) {
+    if (r.name == nr::kCpu) {
+      s.milli_cpu = r.value;
+    } else if (r.name == nr::kMemory) {
+      s.memory = r.value;
+    } else if (r.name == nr::kEphemeralStorage) {
+      s.ephemeral_storage = r.value;
+    } else if (nr::is_scalar_resource_name(r.name)) {
+      s.has_scalar = true;
+      if (r.value != 0) s.scalars.emplace_back(std::string(r.name), r.value);
+    }
+  }
+  return s;
+}
+
+bool requests_nothing(const PreFilterState& s) {
+  return s.milli_cpu == 0 && s.memory == 0 && s.ephemeral_storage == 0 && !s.has_scalar;
+}
+
+// upstream isFit: whether the pod fits the node with none of its pods (what the Node alone
+// offers), ignoring no resource.
+bool fits_empty_node(const PreFilterState& s, const schedhost::NodeInfo& node) {
+  if (node.allocatable(nr::kPods) < 1) return false;
+  if (requests_nothing(s)) return true;
+  if (s.milli_cpu > node.allocatable(nr::kCpu)) return false;
+  if (s.memory > node.allocatable(nr::kMemory)) return false;
+  if (s.ephemeral_storage > node.allocatable(nr::kEphemeralStorage)) return false;
+  for (const auto& [name, quantity] : s.scalars) {
+    if (quantity > node.allocatable(name)) return false;
+  }
+  return true;
+}
+
+// upstream haveAnyRequestedResourcesIncreased: more pods allowed, or more of something the pod
+// requests.
+bool requested_resources_increased(const PreFilterState& s, const schedhost::NodeInfo& before,
+                                   const schedhost::NodeInfo& after) {
+  const auto grew = [&](std::string_view name) {
+    return after.allocatable(name) > before.allocatable(name);
+  };
+  if (grew(nr::kPods)) return true;
+  if (requests_nothing(s)) return false;
+  if ((s.milli_cpu > 0 && grew(nr::kCpu)) || (s.memory > 0 && grew(nr::kMemory)) ||
+      (s.ephemeral_storage > 0 && grew(nr::kEphemeralStorage))) {
+    return true;
+  }
+  for (const auto& scalar : s.scalars) {
+    if (grew(scalar.first)) return true;
+  }
+  return false;
+}
+
+// upstream isSchedulableAfterPodScaleDown: the pending pod itself shrank, or a scheduled pod's
+// request for something the pending pod requests went down.
+bool scaled_down_for(const schedhost::Pod& pod, const schedhost::Pod& before,
+                     const schedhost::Pod& after) {
+  if (after.uid() == pod.uid()) return true;
+  if (after.node_name().empty()) return false;
+  for (const schedhost::ResourceAmount r : pod.requests()) {
+    if (r.value == 0) continue;
+    const bool accounted = r.name == nr::kCpu || r.name == nr::kMemory ||
+                           r.name == nr::kEphemeralStorage || nr::is_scalar_resource_name(r.name);
+    if (accounted && before.request(r.name) > after.request(r.name)) return true;
+  }
+  return false;
+}
+
 class NodeResourcesFit {
  public:
   // Opportunistic batching: the pod's requests are all Filter and Score read of it.
@@ -247,29 +323,27 @@ class NodeResourcesFit {
     schedhost::k8s::sign_requests(pod, signature);
     return {};
   }
-  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  // Upstream's EventsToRegister (v1.35: queueing hints and InPlacePodVerticalScaling on; no
+  // DeviceClass events, DRAExtendedResource being off).
   void EventsToRegister(schedhost::EventRegistry& events) const {
-    events.add(schedhost::resource::kPod, schedhost::action::kDelete);
-    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
+    events.add(schedhost::resource::kPod,
+               schedhost::action::kDelete | schedhost::action::kUpdatePodScaleDown);
+    events.add(schedhost::resource::kNode,
+               schedhost::action::kAdd | schedhost::action::kUpdateNodeAllocatable);
+  }
+
+  schedhost::QueueingHint IsSchedulableAfter(const schedhost::Pod& pod,
+                                             const schedhost::ClusterEvent& event) const {
+    if (event.resource == schedhost::resource::kPod) return after_pod_event(pod, event);
+    return after_node_change(pod, event);
   }
 
   explicit NodeResourcesFit(const nlohmann::json& args) : args_(parse_args(args)) {}
 
   schedhost::Status PreFilter(schedhost::Context&, schedhost::CycleState& state,
                               const schedhost::Pod& pod, schedhost::PreFilterResult&) const {
-    auto s = std::make_unique<PreFilterState>();
-    for (const schedhost::ResourceAmount r : pod.requests()) {
-      if (r.name == nr::kCpu) {
-        s->milli_cpu = r.value;
-      } else if (r.name == nr::kMemory) {
-        s->memory = r.value;
-      } else if (r.name == nr::kEphemeralStorage) {
-        s->ephemeral_storage = r.value;
-      } else if (nr::is_scalar_resource_name(r.name)) {
-        s->has_scalar = true;
-        if (r.value != 0 && !ignored(r.name)) s->scalars.emplace_back(std::string(r.name), r.value);
-      }
-    }
+    auto s = std::make_unique<PreFilterState>(request_of(pod));
+    std::erase_if(s->scalars, [&](const auto& scalar) { return ignored(scalar.first); });
     state.write(kPreFilterStateKey, std::move(s));
     return {};
   }
@@ -291,9 +365,7 @@ class NodeResourcesFit {
     };
     const auto pods = static_cast<std::int64_t>(node.pods().size());
     if (pods + 1 > node.allocatable(nr::kPods)) reasons.emplace_back("Too many pods");
-    const bool requests_nothing =
-        s->milli_cpu == 0 && s->memory == 0 && s->ephemeral_storage == 0 && !s->has_scalar;
-    if (!requests_nothing) {
+    if (!requests_nothing(*s)) {
       if (s->milli_cpu > 0 && s->milli_cpu > free(node, nr::kCpu)) {
         insufficient("Insufficient cpu", s->milli_cpu, nr::kCpu);
       }
@@ -332,6 +404,35 @@ class NodeResourcesFit {
   }
 
  private:
+  // upstream isSchedulableAfterPodEvent: a deleted pod frees room only if it was scheduled or
+  // nominated; an update counts only as scaleDownFor says.
+  static schedhost::QueueingHint after_pod_event(const schedhost::Pod& pod,
+                                                 const schedhost::ClusterEvent& event) {
+    using schedhost::QueueingHint;
+    if (!event.new_pod) {
+      if (!event.old_pod) return QueueingHint::kQueue;
+      const bool unscheduled =
+          event.old_pod->node_name().empty() && event.old_pod->nominated_node_name().empty();
+      return unscheduled ? QueueingHint::kSkip : QueueingHint::kQueue;
+    }
+    if (!event.old_pod) return QueueingHint::kQueue;
+    return scaled_down_for(pod, *event.old_pod, *event.new_pod) ? QueueingHint::kQueue
+                                                                : QueueingHint::kSkip;
+  }
+
+  // upstream isSchedulableAfterNodeChange.
+  static schedhost::QueueingHint after_node_change(const schedhost::Pod& pod,
+                                                   const schedhost::ClusterEvent& event) {
+    using schedhost::QueueingHint;
+    if (!event.new_node) return QueueingHint::kQueue;
+    const PreFilterState request = request_of(pod);
+    if (!fits_empty_node(request, *event.new_node)) return QueueingHint::kSkip;
+    if (!event.old_node) return QueueingHint::kQueue;  // added
+    return requested_resources_increased(request, *event.old_node, *event.new_node)
+               ? QueueingHint::kQueue
+               : QueueingHint::kSkip;
+  }
+
   bool ignored(std::string_view name) const {
     if (!nr::is_extended_resource_name(name)) return false;  // native names are never ignored
     if (args_.ignored_resources.count(name) != 0) return true;
@@ -405,6 +506,6 @@ SCHEDHOST_LIBRARY(
                       schedhost::hook::PreScore, schedhost::hook::Score,
                       schedhost::hook::EnqueueExtensions, schedhost::hook::SignPod>(
         "NodeResourcesFit",
-        "Upstream NodeResourcesFit (v1.28): filters nodes without room for the "
+        "Upstream NodeResourcesFit (v1.35): filters nodes without room for the "
         "pod's requests; scores by LeastAllocated, MostAllocated or "
         "RequestedToCapacityRatio"))

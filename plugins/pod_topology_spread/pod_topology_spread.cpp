@@ -3,8 +3,15 @@
 // on, as they are in 1.35). As 1.35 (and unlike 1.28, which kept one state per distinct topology
 // key), every count is kept per constraint, so two constraints on the same topologyKey (say two
 // DoNotSchedule constraints on zone with different selectors) are counted and checked each on
-// its own. PreFilter's errors carry 1.35's "get constraints from pod: " prefix. Still as 1.28:
-// EventsToRegister (Pod all, Node add/delete/label; no queueing hints).
+// its own. PreFilter's errors carry 1.35's "get constraints from pod: " prefix.
+//
+// EnqueueExtensions (v1.35, queueing hints on), judged by the pod's DoNotSchedule constraints (a
+//   selector that does not parse queues): a pod of the same namespace added, relabelled or
+//   deleted while scheduled queues when its labels (start to, stop to) match a constraint's
+//   selector; the pending pod's own new tolerations queue when a constraint honours taints. A
+//   node added or deleted queues when it has every constraint's topology key; a relabelled or
+//   retainted node when it gains or loses one of them, or has them all and a key's value or its
+//   taints changed.
 //
 // Args (PodTopologySpreadArgs): {"defaultingType": "System"|"List" (default System),
 //   "defaultConstraints": [core/v1 TopologySpreadConstraint without labelSelector]}. Validated as
@@ -376,6 +383,109 @@ Status state_missing(std::string_view prefix, std::string_view key) {
   return Status::Error(std::string(prefix) + k8s::go_quote(key) + " from cycleState: not found");
 }
 
+// upstream involvedInTopologySpreading: the pending pod itself, or a scheduled pod of its
+// namespace (the only ones its constraints count).
+bool involved_in_spreading(const schedhost::Pod& other, const schedhost::Pod& pod) {
+  return other.uid() == pod.uid() ||
+         (!other.node_name().empty() && other.namespace_name() == pod.namespace_name());
+}
+
+// upstream podLabelsMatchSpreadConstraints: some constraint's selector matches the pod.
+bool matches_some_selector(const Constraints& cs, const schedhost::Pod& pod) {
+  return std::any_of(cs.list.begin(), cs.list.end(),
+                     [&](const Constraint& c) { return c.selector.matches(pod); });
+}
+
+// equality.Semantic.DeepEqual of two label maps (nil and empty are equal).
+template <class A, class B>
+bool same_labels(const A& a, const B& b) {
+  if (a.labels().size() != b.labels().size()) return false;
+  for (const schedhost::KeyValue kv : a.labels()) {
+    if (b.label(kv.key) != kv.value) return false;
+  }
+  return true;
+}
+
+// DeepEqual of the pods' spec.tolerations, field by field.
+bool same_tolerations(const schedhost::Pod& a, const schedhost::Pod& b) {
+  const auto x = a.tolerations();
+  const auto y = b.tolerations();
+  if (x.size() != y.size()) return false;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const schedhost::Toleration s = x[i], t = y[i];
+    if (s.key != t.key || s.op != t.op || s.value != t.value || s.effect != t.effect ||
+        s.toleration_seconds != t.toleration_seconds) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// DeepEqual of the nodes' spec.taints (key, value, effect: the SDK has no timeAdded).
+bool same_taints(const schedhost::NodeInfo& a, const schedhost::NodeInfo& b) {
+  const auto x = a.taints();
+  const auto y = b.taints();
+  if (x.size() != y.size()) return false;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const schedhost::Taint s = x[i], t = y[i];
+    if (s.key != t.key || s.value != t.value || s.effect != t.effect) return false;
+  }
+  return true;
+}
+
+// upstream checkTopologyKeyLabelsChanged (a missing label reads as "").
+bool topology_values_changed(const schedhost::NodeInfo& a, const schedhost::NodeInfo& b,
+                             const Constraints& cs) {
+  for (const Constraint& c : cs.list) {
+    if (a.label(c.topology_key).value_or("") != b.label(c.topology_key).value_or("")) return true;
+  }
+  return false;
+}
+
+// upstream isSchedulableAfterPodChange, for a pod involved in the spreading.
+schedhost::QueueingHint after_pod_change(const schedhost::Pod& pod,
+                                         const schedhost::ClusterEvent& event,
+                                         const Constraints& cs) {
+  using schedhost::QueueingHint;
+  const auto& before = event.old_pod;
+  const auto& after = event.new_pod;
+  if (before && after) {
+    const bool honors_taints = std::any_of(cs.list.begin(), cs.list.end(),
+                                           [](const Constraint& c) { return c.honor_node_taints; });
+    if (after->uid() == pod.uid() && honors_taints && !same_tolerations(*before, *after)) {
+      return QueueingHint::kQueue;  // a new toleration may let it count (and use) tainted nodes
+    }
+    if (same_labels(*before, *after)) return QueueingHint::kSkip;
+    for (const Constraint& c : cs.list) {
+      if (c.selector.matches(*before) != c.selector.matches(*after)) return QueueingHint::kQueue;
+    }
+    return QueueingHint::kSkip;
+  }
+  if (after) return matches_some_selector(cs, *after) ? QueueingHint::kQueue : QueueingHint::kSkip;
+  if (!before) return QueueingHint::kQueue;
+  return matches_some_selector(cs, *before) ? QueueingHint::kQueue : QueueingHint::kSkip;
+}
+
+// upstream isSchedulableAfterNodeChange.
+schedhost::QueueingHint after_node_change(const schedhost::ClusterEvent& event,
+                                          const Constraints& cs) {
+  using schedhost::QueueingHint;
+  const auto& before = event.old_node;
+  const auto& after = event.new_node;
+  const bool before_matches = before && has_all_keys(*before, cs);
+  const bool after_matches = after && has_all_keys(*after, cs);
+  if (before && after) {
+    if (before_matches != after_matches) return QueueingHint::kQueue;
+    if (after_matches &&
+        (topology_values_changed(*before, *after, cs) || !same_taints(*before, *after))) {
+      return QueueingHint::kQueue;
+    }
+    return QueueingHint::kSkip;
+  }
+  if (after) return after_matches ? QueueingHint::kQueue : QueueingHint::kSkip;
+  return before_matches ? QueueingHint::kQueue : QueueingHint::kSkip;
+}
+
 class PodTopologySpread {
  public:
   // Spreading depends on where other pods are: a pod with constraints, its own or the
@@ -391,11 +501,30 @@ class PodTopologySpread {
     }
     return {};
   }
-  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  // Upstream's EventsToRegister (v1.35, queueing hints on).
   void EventsToRegister(schedhost::EventRegistry& events) const {
-    events.add(schedhost::resource::kPod, schedhost::action::kAll);
-    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kDelete |
-                                               schedhost::action::kUpdateNodeLabel);
+    namespace action = schedhost::action;
+    events.add(schedhost::resource::kPod, action::kAdd | action::kUpdatePodLabel |
+                                              action::kUpdatePodToleration | action::kDelete);
+    events.add(schedhost::resource::kNode, action::kAdd | action::kDelete |
+                                               action::kUpdateNodeLabel | action::kUpdateNodeTaint);
+  }
+
+  schedhost::QueueingHint IsSchedulableAfter(const schedhost::Pod& pod,
+                                             const schedhost::ClusterEvent& event) const {
+    const bool pod_event = event.resource == schedhost::resource::kPod;
+    if (pod_event && ((event.new_pod && !involved_in_spreading(*event.new_pod, pod)) ||
+                      (event.old_pod && !involved_in_spreading(*event.old_pod, pod)))) {
+      return schedhost::QueueingHint::kSkip;
+    }
+    std::shared_ptr<const Constraints> constraints;
+    try {
+      constraints = constraints_for(pod, kDoNotSchedule, "", "");
+    } catch (const std::exception&) {
+      return schedhost::QueueingHint::kQueue;  // upstream: getConstraints' error
+    }
+    if (pod_event) return after_pod_change(pod, event, *constraints);
+    return after_node_change(event, *constraints);
   }
 
   explicit PodTopologySpread(const nlohmann::json& args) {

@@ -1,6 +1,7 @@
-// SchedulingGates: upstream's default PreEnqueue (kube-scheduler 1.28, PodSchedulingReadiness
-// on). A pod with a non-empty spec.schedulingGates stays out of the queue:
+// SchedulingGates: upstream's default PreEnqueue (kube-scheduler v1.35). A pod with a non-empty
+// spec.schedulingGates stays out of the queue:
 //   UnschedulableAndUnresolvable "waiting for scheduling gates: [g1 g2]".
+// EnqueueExtensions: the last gate of the pending pod itself going (queue for that pod only).
 // No args.
 #include <schedhost/plugin.hpp>
 
@@ -12,9 +13,18 @@ namespace {
 
 class SchedulingGates {
  public:
-  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  // Upstream's EventsToRegister (v1.35, queueing hints on).
   void EventsToRegister(schedhost::EventRegistry& events) const {
-    events.add(schedhost::resource::kPod, schedhost::action::kUpdate);
+    events.add(schedhost::resource::kPod, schedhost::action::kUpdatePodSchedulingGatesEliminated);
+  }
+
+  // upstream isSchedulableAfterUpdatePodSchedulingGatesEliminated: another pod's gates going
+  // never frees this one.
+  schedhost::QueueingHint IsSchedulableAfter(const schedhost::Pod& pod,
+                                             const schedhost::ClusterEvent& event) const {
+    if (!event.new_pod) return schedhost::QueueingHint::kQueue;
+    return event.new_pod->uid() == pod.uid() ? schedhost::QueueingHint::kQueue
+                                             : schedhost::QueueingHint::kSkip;
   }
 
   schedhost::Status PreEnqueue(schedhost::Context&, const schedhost::Pod& pod) const {

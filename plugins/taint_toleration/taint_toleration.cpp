@@ -8,6 +8,8 @@
 //   tolerates; NormalizeScore is upstream's DefaultNormalizeScore reversed (fewest intolerable
 //   taints = 100). Score without the PreScore state is an Error:
 //   failed to read "PreScoreTaintToleration" from cycleState: not found
+// EnqueueExtensions: node add and taint update (queue when a taint the pod did not tolerate is
+// gone or tolerated now), and the pending pod's new tolerations (queue for that pod only).
 // No args.
 #include <schedhost/k8s/normalize_score.hpp>
 #include <schedhost/k8s/signers.hpp>
@@ -36,9 +38,17 @@ class TaintToleration {
     schedhost::k8s::sign_tolerations(pod, signature);
     return {};
   }
-  // Upstream's EventsToRegister (v1.28): the events that may make a pod it rejected fit.
+  // Upstream's EventsToRegister (v1.35, queueing hints on).
   void EventsToRegister(schedhost::EventRegistry& events) const {
-    events.add(schedhost::resource::kNode, schedhost::action::kAdd | schedhost::action::kUpdate);
+    events.add(schedhost::resource::kNode,
+               schedhost::action::kAdd | schedhost::action::kUpdateNodeTaint);
+    events.add(schedhost::resource::kPod, schedhost::action::kUpdatePodToleration);
+  }
+
+  schedhost::QueueingHint IsSchedulableAfter(const schedhost::Pod& pod,
+                                             const schedhost::ClusterEvent& event) const {
+    if (event.resource == schedhost::resource::kPod) return after_pod_toleration_change(pod, event);
+    return after_node_change(pod, event);
   }
 
   schedhost::Status Filter(schedhost::Context&, const schedhost::CycleState&,
@@ -87,6 +97,32 @@ class TaintToleration {
                                    const schedhost::Pod&, schedhost::NodeScoreList& scores) const {
     k8s::default_normalize_score(scores, /*reverse=*/true);
     return {};
+  }
+
+ private:
+  static bool untolerated(const schedhost::NodeInfo& node, const schedhost::Pod& pod) {
+    return k8s::find_untolerated_taint(node.taints(), pod.tolerations()).has_value();
+  }
+
+  // upstream isSchedulableAfterNodeChange: queue when the node had (or, added, is taken to
+  // have had) an untolerated NoSchedule/NoExecute taint and now has none.
+  static schedhost::QueueingHint after_node_change(const schedhost::Pod& pod,
+                                                   const schedhost::ClusterEvent& event) {
+    if (!event.new_node) return schedhost::QueueingHint::kQueue;
+    const bool was_untolerated = !event.old_node || untolerated(*event.old_node, pod);
+    if (was_untolerated && !untolerated(*event.new_node, pod)) {
+      return schedhost::QueueingHint::kQueue;
+    }
+    return schedhost::QueueingHint::kSkip;
+  }
+
+  // upstream isSchedulableAfterPodTolerationChange: the pending pod's own new toleration may
+  // be the one it lacked; another pod's never matters.
+  static schedhost::QueueingHint after_pod_toleration_change(const schedhost::Pod& pod,
+                                                             const schedhost::ClusterEvent& event) {
+    if (!event.new_pod) return schedhost::QueueingHint::kQueue;
+    return event.new_pod->uid() == pod.uid() ? schedhost::QueueingHint::kQueue
+                                             : schedhost::QueueingHint::kSkip;
   }
 };
 

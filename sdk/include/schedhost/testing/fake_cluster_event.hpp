@@ -115,7 +115,7 @@ struct FakeClusterEvent {
     FakeClusterEvent e;
     e.resource = resource;
     e.actions = actions;
-    e.label = detail::event_label(label_resource, actions);
+    e.label = schedhost::detail::event_label(label_resource, actions);
     return e;
   }
   static bool is_one_of(std::uint32_t action, std::uint32_t lowest, std::uint32_t highest) {
