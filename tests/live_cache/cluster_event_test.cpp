@@ -1,10 +1,14 @@
-// Informer changes as upstream's cluster events (host/live/cluster_event.hpp): the node-update
-// diff in upstream's order, and which unschedulable pods an event may help.
+// Informer changes as upstream v1.35's cluster events (host/live/cluster_event.hpp): one event per
+// changed node or pod property, in upstream's order, and their labels; and how a registration
+// matches them (framework/cluster_event.hpp, upstream's MatchClusterEvents), including the reading
+// of a library built before ABI 1.7.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "live/cluster_event.hpp"
 
@@ -20,91 +24,132 @@ json node_json() {
                "conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": "t1"}]}})");
 }
 
-std::optional<std::string> diff(const std::function<void(json&)>& change) {
+using Actions = std::vector<schedhost_action_t>;
+
+Actions diff(const std::function<void(json&)>& change) {
   json now = node_json();
   change(now);
-  return node_update_event(node_json(), now);
+  return node_update_actions(node_json(), now);
 }
 
-TEST(ClusterEvents, ANodeUpdateIsTheFirstMatchInUpstreamsOrder) {
-  EXPECT_EQ(diff([](json& n) { n["spec"]["unschedulable"] = true; }), std::nullopt);
+TEST(ClusterEvents, ANodeUpdateIsOneEventPerChangedPropertyInUpstreamsOrder) {
+  EXPECT_EQ(diff([](json& n) { n["spec"]["unschedulable"] = true; }), Actions{});  // cordoned
   json cordoned = node_json();
   cordoned["spec"]["unschedulable"] = true;
-  EXPECT_EQ(node_update_event(cordoned, node_json()), "NodeSpecUnschedulableChange");
+  EXPECT_EQ(node_update_actions(cordoned, node_json()),
+            Actions{SCHEDHOST_ACTION_UPDATE_NODE_TAINT});
   EXPECT_EQ(diff([](json& n) {
+              n["metadata"]["labels"]["zone"] = "b";
               n["status"]["allocatable"]["cpu"] = "4";
-              n["metadata"]["labels"]["zone"] = "b";  // both: allocatable comes first
+              n["spec"].erase("taints");
             }),
-            "NodeAllocatableChange");
-  EXPECT_EQ(diff([](json& n) { n["metadata"]["labels"]["zone"] = "b"; }), "NodeLabelChange");
-  EXPECT_EQ(diff([](json& n) { n["spec"].erase("taints"); }), "NodeTaintChange");
+            (Actions{SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE, SCHEDHOST_ACTION_UPDATE_NODE_LABEL,
+                     SCHEDHOST_ACTION_UPDATE_NODE_TAINT}));
+  // Uncordoned and untainted at once: two taint events, as upstream sends.
+  json uncordoned = node_json();
+  uncordoned["spec"].erase("taints");
+  EXPECT_EQ(node_update_actions(cordoned, uncordoned),
+            (Actions{SCHEDHOST_ACTION_UPDATE_NODE_TAINT, SCHEDHOST_ACTION_UPDATE_NODE_TAINT}));
   EXPECT_EQ(diff([](json& n) { n["status"]["conditions"][0]["status"] = "False"; }),
-            "NodeConditionChange");
-  // Not an upstream 1.28 event: only plugins that register UpdateNodeAnnotation (or all events)
-  // see it.
-  EXPECT_EQ(diff([](json& n) { n["metadata"]["annotations"]["x"] = "2"; }), "NodeAnnotationChange");
+            Actions{SCHEDHOST_ACTION_UPDATE_NODE_CONDITION});
+  EXPECT_EQ(diff([](json& n) { n["metadata"]["annotations"]["x"] = "2"; }),
+            Actions{SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION});
   // Nothing a plugin reads: no event, no pod tried again.
   EXPECT_EQ(diff([](json& n) { n["status"]["conditions"][0]["lastHeartbeatTime"] = "t2"; }),
-            std::nullopt);
-  EXPECT_EQ(diff([](json& n) { n["metadata"]["labels"] = json::object(); }), "NodeLabelChange");
+            Actions{});
   json no_labels = node_json();
   no_labels["metadata"].erase("labels");
   json empty_labels = no_labels;
   empty_labels["metadata"]["labels"] = json::object();
-  EXPECT_EQ(node_update_event(no_labels, empty_labels), std::nullopt);  // absent equals empty
+  EXPECT_EQ(node_update_actions(no_labels, empty_labels), Actions{});  // absent equals empty
 }
 
-std::shared_ptr<const cluster::Pod> pod(const std::string& spec) {
-  json p = {{"apiVersion", "v1"},
-            {"kind", "Pod"},
-            {"metadata", {{"name", "p"}, {"namespace", "default"}, {"labels", {{"app", "web"}}}}},
-            {"spec", json::parse(spec)}};
-  return std::make_shared<const cluster::Pod>(std::move(p));
+cluster::Pod pod(const json& spec, const json& labels = {{"app", "web"}},
+                 const json& status = json::object()) {
+  return cluster::Pod(
+      json{{"apiVersion", "v1"},
+           {"kind", "Pod"},
+           {"metadata", {{"name", "p"}, {"namespace", "default"}, {"labels", labels}}},
+           {"spec", spec},
+           {"status", status}});
 }
 
-TEST(ClusterEvents, ANodeEventHelpsOnlyThePodsThatWouldPassItsPreCheck) {
-  auto node =
-      std::make_shared<cluster::NodeInfo>(std::make_shared<const cluster::Node>(node_json()));
-  ClusterEvent added = framework::cluster_event("NodeAdd");
-  added.node = node;
-  const std::string tolerant =
-      R"("tolerations": [{"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}])";
-  const auto spec = [&](const std::string& extra) {
-    return "{\"containers\": [{\"name\": \"c\", \"image\": \"i\", \"resources\": {\"requests\": "
-           "{\"cpu\": \"1\"}}}], " +
-           tolerant + (extra.empty() ? "" : ", " + extra) + "}";
-  };
-  EXPECT_TRUE(may_help(added, *pod(spec(""))));
-  EXPECT_FALSE(may_help(added, *pod(R"({"containers": [{"name": "c", "image": "i"}]})")))
-      << "a NoSchedule taint it does not tolerate";
-  EXPECT_FALSE(may_help(added, *pod("{\"containers\": [{\"name\": \"c\", \"image\": \"i\", "
-                                    "\"resources\": {\"requests\": {\"cpu\": \"3\"}}}], " +
-                                    tolerant + "}")))
-      << "more cpu than the node has";
-  EXPECT_FALSE(may_help(added, *pod(spec(R"("nodeSelector": {"zone": "b"})"))));
-  EXPECT_TRUE(may_help(added, *pod(spec(R"("nodeSelector": {"zone": "a"})"))));
-  EXPECT_FALSE(may_help(added, *pod(spec(R"("nodeName": "n2")"))));
-  EXPECT_FALSE(may_help(added, *pod(spec(R"("affinity": {"nodeAffinity": {
-      "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-        {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["b"]}]}]}}})"))));
+json container(const std::string& cpu) {
+  return {{"name", "c"}, {"image", "i"}, {"resources", {{"requests", {{"cpu", cpu}}}}}};
 }
 
-TEST(ClusterEvents, AnAssignedPodHelpsOnlyThePodsWithRequiredAffinityToIt) {
-  ClusterEvent arrived = framework::cluster_event("AssignedPodAdd");
-  arrived.pod = pod(R"({"containers": []})");
-  const std::string affinity_to = R"({"containers": [], "affinity": {"podAffinity": {
-      "requiredDuringSchedulingIgnoredDuringExecution": [
-        {"labelSelector": {"matchLabels": {"app": "APP"}}, "topologyKey": "zone"}]}}})";
-  auto with_app = [&](const std::string& app) {
-    std::string s = affinity_to;
-    s.replace(s.find("APP"), 3, app);
-    return pod(s);
-  };
-  EXPECT_TRUE(may_help(arrived, *with_app("web")));
-  EXPECT_FALSE(may_help(arrived, *with_app("db")));
-  EXPECT_FALSE(may_help(arrived, *pod(R"({"containers": []})")));
-  EXPECT_TRUE(
-      may_help(framework::cluster_event("AssignedPodDelete"), *pod(R"({"containers": []})")));
+TEST(ClusterEvents, APodUpdateIsOneEventPerChangedPropertyOrAnUpdateOfNoKind) {
+  const json spec = {{"containers", {container("2")}}};
+  const cluster::Pod before = pod(spec);
+  EXPECT_EQ(pod_update_actions(before, pod(spec, {{"app", "db"}})),
+            Actions{SCHEDHOST_ACTION_UPDATE_POD_LABEL});
+  EXPECT_EQ(pod_update_actions(before, pod({{"containers", {container("1")}}})),
+            Actions{SCHEDHOST_ACTION_UPDATE_POD_SCALE_DOWN});
+  EXPECT_EQ(pod_update_actions(before, pod({{"containers", {container("3")}}})),
+            Actions{SCHEDHOST_ACTION_ANY_UPDATE})
+      << "a request that grew is no particular kind";
+  json gated = spec;
+  gated["schedulingGates"] = {{{"name", "wait"}}};
+  EXPECT_EQ(pod_update_actions(pod(gated), before),
+            Actions{SCHEDHOST_ACTION_UPDATE_POD_SCHEDULING_GATES_ELIMINATED});
+  json tolerant = spec;
+  tolerant["tolerations"] = {{{"key", "gpu"}, {"operator", "Exists"}}};
+  EXPECT_EQ(pod_update_actions(before, pod(tolerant, {{"app", "db"}})),
+            (Actions{SCHEDHOST_ACTION_UPDATE_POD_LABEL, SCHEDHOST_ACTION_UPDATE_POD_TOLERATION}));
+  EXPECT_EQ(
+      pod_update_actions(before, pod(spec, {{"app", "web"}},
+                                     {{"resourceClaimStatuses",
+                                       {{{"name", "gpu"}, {"resourceClaimName", "p-gpu"}}}}})),
+      Actions{SCHEDHOST_ACTION_UPDATE_POD_GENERATED_RESOURCE_CLAIM});
+  EXPECT_EQ(pod_update_actions(before, pod(spec, {{"app", "web"}}, {{"phase", "Running"}})),
+            Actions{SCHEDHOST_ACTION_ANY_UPDATE});
+}
+
+TEST(ClusterEvents, LabelsAreV135s) {
+  EXPECT_EQ(framework::node_event(SCHEDHOST_ACTION_ADD).label, "NodeAdd");
+  EXPECT_EQ(framework::node_event(SCHEDHOST_ACTION_UPDATE_NODE_TAINT).label, "NodeUpdateNodeTaint");
+  EXPECT_EQ(framework::assigned_pod_event(SCHEDHOST_ACTION_DELETE).label, "AssignedPodDelete");
+  EXPECT_EQ(framework::assigned_pod_event(SCHEDHOST_ACTION_ANY_UPDATE).label, "AssignedPodUpdate");
+  const ClusterEvent own = framework::pending_pod_event(SCHEDHOST_ACTION_UPDATE_POD_LABEL);
+  EXPECT_EQ(own.label, "UnschedulablePodUpdatePodLabel");
+  EXPECT_EQ(own.resource, "Pod");
+  EXPECT_TRUE(own.pending_pod);
+}
+
+TEST(ClusterEvents, ARegistrationMatchesACommonBitNoMoreGeneralThanItself) {
+  using framework::EventRegistration;
+  using framework::registration_matches;
+  const ClusterEvent label = framework::assigned_pod_event(SCHEDHOST_ACTION_UPDATE_POD_LABEL);
+  const ClusterEvent no_kind = framework::assigned_pod_event(SCHEDHOST_ACTION_ANY_UPDATE);
+  const EventRegistration spread{
+      "Pod", SCHEDHOST_ACTION_ADD | SCHEDHOST_ACTION_UPDATE_POD_LABEL | SCHEDHOST_ACTION_DELETE};
+  EXPECT_TRUE(registration_matches(spread, label));
+  EXPECT_FALSE(registration_matches(spread, no_kind));
+  EXPECT_TRUE(registration_matches({"Pod", SCHEDHOST_ACTION_ANY_UPDATE}, no_kind));
+  EXPECT_TRUE(registration_matches({"*", SCHEDHOST_ACTION_ANY}, no_kind));
+  EXPECT_FALSE(registration_matches({"Node", SCHEDHOST_ACTION_ANY}, label));
+  EXPECT_FALSE(registration_matches({"Pod", SCHEDHOST_ACTION_UPDATE_POD_SCALE_DOWN}, label));
+}
+
+TEST(ClusterEvents, ALibraryBuiltBefore17IsReadAsItMeantV128sBits) {
+  using framework::legacy_registration;
+  EXPECT_EQ(legacy_registration({"Pod", SCHEDHOST_ACTION_UPDATE}).actions,
+            SCHEDHOST_ACTION_ANY_UPDATE);
+  EXPECT_EQ(legacy_registration({"Pod", SCHEDHOST_ACTION_ADD | SCHEDHOST_ACTION_UPDATE}).actions,
+            SCHEDHOST_ACTION_ADD | SCHEDHOST_ACTION_ANY_UPDATE);
+  EXPECT_EQ(legacy_registration({"Node", SCHEDHOST_ACTION_UPDATE}).actions, SCHEDHOST_ACTION_UPDATE)
+      << "v1.28's node update bits are v1.35's";
+  EXPECT_EQ(legacy_registration({"Node", SCHEDHOST_ACTION_ALL}).actions, SCHEDHOST_ACTION_ANY);
+  const framework::LegacyView pod_view =
+      framework::legacy_view(framework::assigned_pod_event(SCHEDHOST_ACTION_UPDATE_POD_SCALE_DOWN));
+  EXPECT_EQ(pod_view.actions, SCHEDHOST_ACTION_UPDATE);
+  EXPECT_EQ(pod_view.label, "AssignedPodUpdate");
+  const framework::LegacyView node_view =
+      framework::legacy_view(framework::node_event(SCHEDHOST_ACTION_UPDATE_NODE_CONDITION));
+  EXPECT_EQ(node_view.actions, SCHEDHOST_ACTION_UPDATE_NODE_CONDITION);
+  EXPECT_EQ(node_view.label, "NodeConditionChange");
+  EXPECT_EQ(framework::legacy_view(framework::assigned_pod_event(SCHEDHOST_ACTION_ADD)).label,
+            "AssignedPodAdd");
 }
 
 }  // namespace schedhost::live::cluster_event_test

@@ -315,6 +315,27 @@ TEST_F(SchedulingQueueTest, UpdatesMoveAnUnschedulablePodOnlyWhenMoreThanItsStat
   EXPECT_EQ(queue_.where("uid-p"), kActiveQueue);
 }
 
+TEST_F(SchedulingQueueTest, WithHintsAPendingPodsOwnUpdateMovesItOnlyWhenAnEventIsWorthIt) {
+  queue_.add(pod("p"));
+  pop_and_fail();
+  clock_.advance(seconds(5));
+  // v1.35: the update's events go through the rejecting plugins' hints; none worth it, it waits,
+  // however much of its spec changed.
+  std::vector<std::string> asked;
+  queue_.update(pod("p", 5), true, [&](const QueuedPodInfo& info) -> std::optional<std::string> {
+    asked.push_back(info.pod->name() + " " + std::to_string(info.pod->priority()));
+    return std::nullopt;
+  });
+  EXPECT_EQ(asked, std::vector<std::string>{"p 5"});  // it sees the pod as updated
+  EXPECT_EQ(queue_.where("uid-p"), kUnschedulableQueue);
+  // One worth it: counted under that event's label, even for a status-only update.
+  queue_.update(pod("p", 5), false, [](const QueuedPodInfo&) -> std::optional<std::string> {
+    return "UnschedulablePodUpdatePodToleration";
+  });
+  EXPECT_EQ(queue_.where("uid-p"), kActiveQueue);
+  EXPECT_EQ((queue_.incoming().at({kActiveQueue, "UnschedulablePodUpdatePodToleration"})), 1u);
+}
+
 TEST_F(SchedulingQueueTest, AnErrorGoesToBackoffAndAPodDoneOrDeletedLeaves) {
   queue_.add(pod("e"));
   pop_and_fail(true);

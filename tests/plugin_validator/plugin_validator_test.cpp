@@ -205,15 +205,13 @@ TEST(PluginValidator, ReportsARegistrationTheHostRefuses) {
             "\"<plural>.<version>.<group>\" for another kind: the host refuses the plugin\n");
 }
 
-// The built-ins register upstream's events and have no hint: reported, nothing to call.
+// The built-ins register upstream v1.35's events, with its hints: reported, and the hint called.
 TEST(PluginValidator, ReportsTheEventsABuiltInRegisters) {
   const auto r = validate(builtin_plugin_dir() + "/taint_toleration.so");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_THAT(lines(r.out), ::testing::Contains("PASS TaintToleration events registers Node "
-                                                "Add|Update"));
-  EXPECT_THAT(
-      lines(r.out),
-      ::testing::Not(::testing::Contains(::testing::HasSubstr("TaintToleration QueueingHint"))));
+                                                "Add|UpdateNodeTaint, Pod UpdatePodToleration"));
+  EXPECT_THAT(lines(r.out), ::testing::Contains("PASS TaintToleration QueueingHint 64 calls"));
 }
 
 TEST(PluginValidator, ReportsArgsThePluginRefusesAndHowToGiveOthers) {

@@ -44,7 +44,7 @@ TEST(HostTable, TheHostDeclaresItsVersionAndSize) {
 
 TEST(HostTable, AnOlderMinorCanBeEmulatedAndTheCurrentOneRestored) {
   const schedhost_host_api_t* api = framework::host_api();
-  EXPECT_FALSE(framework::emulate_host_abi_minor(7));
+  EXPECT_FALSE(framework::emulate_host_abi_minor(8));
   EXPECT_EQ(api->abi_minor, 7u);
   ASSERT_TRUE(framework::emulate_host_abi_minor(1));
   EXPECT_EQ(api->abi_minor, 1u);

@@ -305,9 +305,9 @@ TEST_F(EventsFakeHostTest, TheHintReadsThePodAndTheEventsObjectsThroughTheAccess
     lines.push_back(l.plugin + ": " + l.message);
   // A node of the host comes with its pods and their requests; the event's own FakeNode without.
   EXPECT_EQ(lines, (std::vector<std::string>{
-                       "EventEcho: pod prod/web-1, NodeLabelChange Node/8, old node node-gpu "
+                       "EventEcho: pod prod/web-1, NodeUpdateNodeLabel Node/8, old node node-gpu "
                        "gpu=false pods=0 cpu=0, new node node-gpu gpu=true pods=1 cpu=2000",
-                       "EventEcho: pod prod/web-1, AssignedPodUpdate Pod/60, old pod db, new pod "
+                       "EventEcho: pod prod/web-1, AssignedPodUpdate Pod/8188, old pod db, new pod "
                        "db on node-a",
                        "EventEcho: pod prod/web-1, AssignedPodDelete Pod/2, old pod db",
                        "EventEcho: pod prod/web-1, WidgetAdd widgets.v1.example.com/1"}));
@@ -323,7 +323,7 @@ TEST_F(EventsFakeHostTest, AHintThatThrowsQueuesWithTheExceptionAsItsReason) {
 
 TEST_F(EventsFakeHostTest, WithoutAHintEveryEventQueues) {
   FakePlugin plugin = host_.create("NoHint");
-  EXPECT_EQ(plugin.events(), (Registrations{{"Node", SCHEDHOST_ACTION_UPDATE}}));
+  EXPECT_EQ(plugin.events(), (Registrations{{"Node", SCHEDHOST_ACTION_ANY_UPDATE}}));
   EXPECT_EQ(plugin.queueing_hint(pod_, FakeClusterEvent::node_add("node-a")).answer,
             SCHEDHOST_QUEUE);
 }
