@@ -66,8 +66,9 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
                    std::chrono::seconds(configuration.pod_max_backoff_seconds),
                    std::chrono::seconds(300), options.feature_gates.scheduler_pop_from_backoff_q},
       clock_);
-  // The pending pod's own update is judged as any event is; upstream asks no isEventOfInterest.
-  queue_->set_self_update_check([this](const QueuedPodInfo& info, const ClusterEvent& event) {
+  // v1.35: an event is judged for a pod by its rejecting plugins' hints, whether it arrives while
+  // the pod waits, is the pod's own update, or happened while the pod was being tried.
+  queue_->set_event_worth([this](const QueuedPodInfo& info, const ClusterEvent& event) {
     return worth_requeuing(event)(info);
   });
   binder_ = std::make_unique<BindingWorkers>(options.binding_threads,
@@ -176,7 +177,7 @@ void LiveScheduler::absorb_changes() {
   // Each cluster event moves the unschedulable pods it may help (to backoffQ while they still
   // back off); namespaces and PodDisruptionBudgets move nothing, as upstream.
   for (const ClusterEvent& event : changes.events) {
-    if (interested_in(event)) queue_->move_all(event.label, worth_requeuing(event));
+    if (interested_in(event)) queue_->move_all(event, worth_requeuing(event));
   }
   if (!changes.events.empty() && spdlog::should_log(spdlog::level::debug)) {
     const std::map<std::string, std::size_t> pending = queue_->pending();  // walks every pod
@@ -342,7 +343,7 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
   // deleted, for the queue), so the pods that did not fit are tried again; not the pod itself.
   if (detail.in_binding_cycle) {
     const ClusterEvent freed = framework::assigned_pod_event(SCHEDHOST_ACTION_DELETE);
-    queue_->move_all(freed.label, worth_requeuing(freed), uid);
+    queue_->move_all(freed, worth_requeuing(freed), uid);
   }
 }
 

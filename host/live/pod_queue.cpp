@@ -124,22 +124,16 @@ void PodQueue::apply_pending() {
       queue_.remove(uid);  // an attempt in flight ends as it ends; the pod is not retried
       continue;
     }
-    queue_.update(pod, updated, moves_on_update(old_pod, pod));
-  }
-}
-
-SchedulingQueue::SelfUpdateCheck PodQueue::moves_on_update(const PodPtr& old_pod,
-                                                           const PodPtr& pod) const {
-  if (!self_update_check_) return {};
-  return [this, old_pod, pod](const QueuedPodInfo& info) -> std::optional<std::string> {
+    // The update as upstream's events of the pod itself (UnschedulablePod...).
+    std::vector<framework::ClusterEvent> own_events;
     for (const schedhost_action_t action : pod_update_actions(*old_pod, *pod)) {
-      framework::ClusterEvent event = framework::pending_pod_event(action);
+      framework::ClusterEvent& event =
+          own_events.emplace_back(framework::pending_pod_event(action));
       event.old_pod = old_pod;
       event.pod = pod;
-      if (self_update_check_(info, event)) return event.label;
     }
-    return std::nullopt;
-  };
+    queue_.update(pod, updated, own_events);
+  }
 }
 
 PodPtr PodQueue::pop() {

@@ -62,15 +62,20 @@ class PodQueue {
   // failed binding freed the room).
   void move_all(const std::string& event, const SchedulingQueue::Worth& worth = {},
                 const std::string& except_uid = {});
+  // The same for a cluster event, also kept for the pods in flight.
+  void move_all(const framework::ClusterEvent& event, const SchedulingQueue::Worth& worth,
+                const std::string& except_uid = {}) {
+    queue_.move_all(event, worth, except_uid);
+  }
   // SchedulingQueue's: gated pods that an event may release; upstream's Activate.
   void wake_gate_on(const std::string& gate, const std::string& event) {
     queue_.wake_gate_on(gate, event);
   }
   void activate(const std::string& uid) { queue_.activate(uid); }
-  // How a pending pod's own update is judged (upstream v1.35: its rejecting plugins' hints, on
-  // each UnschedulablePod event of the update); unset, any spec change retries it (v1.28).
-  using EventCheck = std::function<bool(const QueuedPodInfo&, const framework::ClusterEvent&)>;
-  void set_self_update_check(EventCheck check) { self_update_check_ = std::move(check); }
+  // SchedulingQueue's judge of events (v1.35's queueing hints): serve sets it.
+  void set_event_worth(SchedulingQueue::EventWorth worth) {
+    queue_.set_event_worth(std::move(worth));
+  }
 
   // The uids of the pods that left since the last call: deleted, or bound (by anyone). A pod
   // waiting at Permit is rejected then.
@@ -98,7 +103,6 @@ class PodQueue {
     kube::Object object;
   };
   bool less(const QueuedPodInfo& a, const QueuedPodInfo& b) const;
-  SchedulingQueue::SelfUpdateCheck moves_on_update(const PodPtr& old_pod, const PodPtr& pod) const;
 
   const framework::Framework& sorter_;
   const QueueClock& clock_;
@@ -111,7 +115,6 @@ class PodQueue {
   std::map<std::string, QueuedPodInfo> in_flight_;  // uid -> as popped
   std::vector<std::string> deleted_;
   std::vector<NominationChange> nominations_;
-  EventCheck self_update_check_;
   QueueClock::time_point last_backoff_flush_{};
   QueueClock::time_point last_leftover_flush_{};
 };

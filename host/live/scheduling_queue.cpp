@@ -156,7 +156,8 @@ void SchedulingQueue::add(const PodPtr& pod) {
   add_to_active(e, kPodAdd);
 }
 
-void SchedulingQueue::update(const PodPtr& pod, bool spec_changed, const SelfUpdateCheck& moves) {
+void SchedulingQueue::update(const PodPtr& pod, bool spec_changed,
+                             const std::vector<framework::ClusterEvent>& own_events) {
   const std::string uid = pod->uid();
   auto it = entries_.find(uid);
   if (it == entries_.end()) return add(pod);
@@ -165,6 +166,8 @@ void SchedulingQueue::update(const PodPtr& pod, bool spec_changed, const SelfUpd
     case Place::InFlight:
       e.info.pod = pod;
       e.updated_in_flight = e.updated_in_flight || spec_changed;
+      for (const framework::ClusterEvent& event : own_events)
+        record_in_flight(event);
       return;
     case Place::Active:
     case Place::Backoff:
@@ -177,8 +180,12 @@ void SchedulingQueue::update(const PodPtr& pod, bool spec_changed, const SelfUpd
       return;
     case Place::Unschedulable:
       e.info.pod = pod;
-      if (moves) {
-        if (const std::optional<std::string> event = moves(e.info)) add_after_backoff(e, *event);
+      if (event_worth_) {  // upstream v1.35: each of the update's events through the hints
+        for (const framework::ClusterEvent& event : own_events) {
+          if (!event_worth_(e.info, event)) continue;
+          add_after_backoff(e, event.label);
+          return;
+        }
         return;
       }
       if (!spec_changed) return;  // a status change (our own condition) moves nothing
@@ -192,6 +199,7 @@ void SchedulingQueue::remove(const std::string& uid) {
   if (it == entries_.end()) return;
   take_out(uid, it->second);
   entries_.erase(it);
+  end_flight(uid);
 }
 
 std::optional<QueuedPodInfo> SchedulingQueue::pop() {
@@ -208,6 +216,7 @@ std::optional<QueuedPodInfo> SchedulingQueue::pop() {
   }
   Entry& e = entries_.at(uid);
   e.place = Place::InFlight;
+  in_flight_since_[uid] = next_event_seq_;
   e.updated_in_flight = false;
   e.activated_in_flight = false;
   ++e.info.attempts;
@@ -242,7 +251,21 @@ void SchedulingQueue::add_unschedulable_if_not_present(QueuedPodInfo info, const
   e.info = std::move(info);
   e.updated_in_flight = false;
   e.activated_in_flight = false;
-  if (updated) {  // updated during the attempt: as upstream, the update put it in activeQ
+  if (event_worth_) {
+    // v1.35: no rejecting plugin, an activation, or an event during the attempt that its
+    // rejecting plugins' hints take: after its backoff; otherwise it waits for the next one.
+    const bool worth =
+        e.info.unschedulable_plugins.empty() || activated || worth_after_flight(uid, e.info);
+    end_flight(uid);
+    if (worth) {
+      add_after_backoff(e, kScheduleAttemptFailure);
+    } else {
+      add_to_unschedulable(e, kScheduleAttemptFailure);
+    }
+    return;
+  }
+  end_flight(uid);
+  if (updated) {  // updated during the attempt: as v1.28, the update put it in activeQ
     add_to_active(e, kPodUpdate);
   } else if (e.info.unschedulable_plugins.empty() || move_request_cycle_ >= scheduling_cycle_ ||
              activated) {
@@ -255,6 +278,30 @@ void SchedulingQueue::add_unschedulable_if_not_present(QueuedPodInfo info, const
 void SchedulingQueue::done(const std::string& uid) {
   auto it = entries_.find(uid);
   if (it != entries_.end() && it->second.place == Place::InFlight) entries_.erase(it);
+  end_flight(uid);
+}
+
+void SchedulingQueue::record_in_flight(const framework::ClusterEvent& event) {
+  if (!event_worth_ || in_flight_since_.empty()) return;
+  in_flight_events_.push_back({next_event_seq_++, event});
+}
+
+bool SchedulingQueue::worth_after_flight(const std::string& uid, const QueuedPodInfo& info) const {
+  const auto since = in_flight_since_.find(uid);
+  if (since == in_flight_since_.end()) return false;
+  for (const RecordedEvent& r : in_flight_events_) {
+    if (r.seq >= since->second && event_worth_(info, r.event)) return true;
+  }
+  return false;
+}
+
+void SchedulingQueue::end_flight(const std::string& uid) {
+  if (in_flight_since_.erase(uid) == 0) return;
+  std::uint64_t oldest = next_event_seq_;
+  for (const auto& [other, since] : in_flight_since_)
+    oldest = std::min(oldest, since);
+  while (!in_flight_events_.empty() && in_flight_events_.front().seq < oldest)
+    in_flight_events_.pop_front();
 }
 
 void SchedulingQueue::move(const std::vector<std::string>& uids, const std::string& event) {
@@ -274,6 +321,12 @@ void SchedulingQueue::move_all(const std::string& event, const Worth& worth,
     uids.push_back(uid);
   }
   move(uids, event);
+}
+
+void SchedulingQueue::move_all(const framework::ClusterEvent& event, const Worth& worth,
+                               const std::string& except_uid) {
+  record_in_flight(event);
+  move_all(event.label, worth, except_uid);
 }
 
 void SchedulingQueue::wake_gate_on(const std::string& gate, const std::string& event) {

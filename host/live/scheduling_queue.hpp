@@ -4,10 +4,12 @@
 // The backoff is podInitialBackoffSeconds x 2^(count-1), at most podMaxBackoffSeconds, where count
 // is the pod's consecutive Errors after an Error and its rejections otherwise (v1.28 counted every
 // attempt); a count of 0, or podMaxBackoffSeconds 0, means no backoff.
-// A pod that fails goes to unschedulablePods, or towards backoffQ when a move request arrived
-// while it was being tried (the move-request cycle rule) or when no plugin rejected it; cluster
-// events move unschedulable pods out (to backoffQ while they still back off); the periodic
-// flushes end backoffs and return pods left unschedulable for 5 minutes.
+// A pod that fails goes to unschedulablePods, or towards backoffQ when no plugin rejected it or
+// when an event that happened while it was being tried is worth it (v1.35, queueing hints GA:
+// the events are kept while pods are in flight and judged by the pod's rejecting plugins; without
+// an event judge, v1.28's move-request cycle rule: any event); cluster events move unschedulable
+// pods out (to backoffQ while they still back off); the periodic flushes end backoffs and return
+// pods left unschedulable for 5 minutes.
 // With SchedulerPopFromBackoffQ (v1.35: beta, on) backoff ends are rounded down to whole seconds
 // and a pod whose window is the current second still backs off, rejected pods in one window are
 // in QueueSort order, PreEnqueue runs when a pod enters backoffQ (not again when it leaves), and
@@ -20,6 +22,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -30,6 +33,7 @@
 #include <vector>
 
 #include "cluster/pod.hpp"
+#include "framework/cluster_event.hpp"
 
 namespace schedhost::live {
 
@@ -85,15 +89,20 @@ class SchedulingQueue {
 
   SchedulingQueue(Less less, PreEnqueue pre_enqueue, QueueOptions options, const QueueClock& clock);
 
+  // v1.35's judge of an event for a pod (its rejecting plugins' registrations and hints). Set, a
+  // pending pod's own update moves it only when one of its events is worth it, and a pod that
+  // fails is judged on the events that happened while it was tried; unset (tests of v1.28's
+  // rules), any spec change moves it and any event during its attempt sends it to backoffQ.
+  using EventWorth = std::function<bool(const QueuedPodInfo&, const framework::ClusterEvent&)>;
+  void set_event_worth(EventWorth worth) { event_worth_ = std::move(worth); }
+
   // -- the informer of unassigned pods --
   void add(const PodPtr& pod);
   // An update of a pending pod. spec_changed: upstream's isPodUpdated (more than the status
-  // changed); a pod in flight is not in the queue, so such an update is kept for its requeue.
-  // moves: for a pod in unschedulablePods, the label of the first of the pod's own update events
-  // that is worth a retry (upstream v1.35 asks the rejecting plugins' hints), or nullopt to leave
-  // it waiting; without it, v1.28's rule: any spec change retries the pod.
-  using SelfUpdateCheck = std::function<std::optional<std::string>(const QueuedPodInfo&)>;
-  void update(const PodPtr& pod, bool spec_changed, const SelfUpdateCheck& moves = {});
+  // changed). own_events: the update as events of the pod itself (UnschedulablePod...). A pod in
+  // flight is not in the queue: the update is kept for its requeue.
+  void update(const PodPtr& pod, bool spec_changed,
+              const std::vector<framework::ClusterEvent>& own_events = {});
   void remove(const std::string& uid);
 
   // -- the scheduling loop --
@@ -114,6 +123,9 @@ class SchedulingQueue {
   // themselves (or the 5-minute flush), unless their gate is woken by the event.
   using Worth = std::function<bool(const QueuedPodInfo&)>;
   void move_all(const std::string& event, const Worth& worth, const std::string& except_uid = {});
+  // The same for a cluster event, which is also kept for the pods in flight (with an event judge).
+  void move_all(const framework::ClusterEvent& event, const Worth& worth,
+                const std::string& except_uid = {});
   // Pods gated by `gate` are considered by move_all for `event` too (upstream matches the gating
   // plugin's registered events): serve's preemption gate wakes on AssignedPodDelete.
   void wake_gate_on(const std::string& gate, const std::string& event);
@@ -177,6 +189,11 @@ class SchedulingQueue {
   void hold_at_gate(Entry& e, std::string gate, const std::string& event);
   void take_out(const std::string& uid, Entry& e);  // from whichever queue holds it
   void move(const std::vector<std::string>& uids, const std::string& event);
+  // Upstream's in-flight events: kept only while some pod is in flight, each pod judged on the
+  // ones since it was popped.
+  void record_in_flight(const framework::ClusterEvent& event);
+  bool worth_after_flight(const std::string& uid, const QueuedPodInfo& info) const;
+  void end_flight(const std::string& uid);
 
   Less less_;
   PreEnqueue pre_enqueue_;
@@ -192,6 +209,14 @@ class SchedulingQueue {
   std::uint64_t next_seq_ = 0;
   std::map<std::pair<std::string, std::string>, std::uint64_t> incoming_;
   std::set<std::pair<std::string, std::string>> gate_wakers_;  // (gate, event)
+  EventWorth event_worth_;
+  struct RecordedEvent {
+    std::uint64_t seq;
+    framework::ClusterEvent event;
+  };
+  std::deque<RecordedEvent> in_flight_events_;
+  std::uint64_t next_event_seq_ = 0;
+  std::map<std::string, std::uint64_t> in_flight_since_;  // uid -> first event it may see
 };
 
 }  // namespace schedhost::live

@@ -315,25 +315,80 @@ TEST_F(SchedulingQueueTest, UpdatesMoveAnUnschedulablePodOnlyWhenMoreThanItsStat
   EXPECT_EQ(queue_.where("uid-p"), kActiveQueue);
 }
 
-TEST_F(SchedulingQueueTest, WithHintsAPendingPodsOwnUpdateMovesItOnlyWhenAnEventIsWorthIt) {
+// An event as the judge below sees it: worth it when its label is in `worth_`.
+framework::ClusterEvent labelled(const std::string& label) {
+  framework::ClusterEvent e;
+  e.label = label;
+  e.resource = "Pod";
+  e.actions = SCHEDHOST_ACTION_ANY_UPDATE;
+  return e;
+}
+
+// v1.35's queue: events judged by a function standing for the rejecting plugins' hints, which
+// records what it was asked.
+class HintedQueueTest : public SchedulingQueueTest {
+ protected:
+  HintedQueueTest() {
+    queue_.set_event_worth([this](const QueuedPodInfo& info, const framework::ClusterEvent& e) {
+      asked_.push_back(info.pod->name() + " " + e.label);
+      return worth_.count(e.label) != 0;
+    });
+  }
+  std::set<std::string> worth_;
+  std::vector<std::string> asked_;
+};
+
+TEST_F(HintedQueueTest, APendingPodsOwnUpdateMovesItOnlyWhenOneOfItsEventsIsWorthIt) {
   queue_.add(pod("p"));
   pop_and_fail();
   clock_.advance(seconds(5));
-  // v1.35: the update's events go through the rejecting plugins' hints; none worth it, it waits,
-  // however much of its spec changed.
-  std::vector<std::string> asked;
-  queue_.update(pod("p", 5), true, [&](const QueuedPodInfo& info) -> std::optional<std::string> {
-    asked.push_back(info.pod->name() + " " + std::to_string(info.pod->priority()));
-    return std::nullopt;
-  });
-  EXPECT_EQ(asked, std::vector<std::string>{"p 5"});  // it sees the pod as updated
+  // However much of its spec changed, it waits when no event of the update is worth it.
+  queue_.update(pod("p", 5), true, {labelled("UnschedulablePodUpdatePodLabel")});
+  EXPECT_EQ(asked_, std::vector<std::string>{"p UnschedulablePodUpdatePodLabel"});
   EXPECT_EQ(queue_.where("uid-p"), kUnschedulableQueue);
-  // One worth it: counted under that event's label, even for a status-only update.
-  queue_.update(pod("p", 5), false, [](const QueuedPodInfo&) -> std::optional<std::string> {
-    return "UnschedulablePodUpdatePodToleration";
-  });
+  // One worth it moves it, counted under that event's label, even for a status-only update.
+  worth_ = {"UnschedulablePodUpdatePodToleration"};
+  queue_.update(pod("p", 5), false,
+                {labelled("UnschedulablePodUpdatePodLabel"),
+                 labelled("UnschedulablePodUpdatePodToleration")});
   EXPECT_EQ(queue_.where("uid-p"), kActiveQueue);
   EXPECT_EQ((queue_.incoming().at({kActiveQueue, "UnschedulablePodUpdatePodToleration"})), 1u);
+}
+
+TEST_F(HintedQueueTest, APodThatFailsIsJudgedOnTheEventsThatHappenedWhileItWasTried) {
+  queue_.add(pod("a"));
+  queue_.add(pod("b"));
+  queue_.add(pod("c"));
+  queue_.move_all(labelled("NodeAdd"), {});  // before any pod is in flight: not kept
+  std::optional<QueuedPodInfo> a = queue_.pop();
+  queue_.move_all(labelled("NodeAdd"), {});
+  std::optional<QueuedPodInfo> b = queue_.pop();
+  queue_.move_all(labelled("AssignedPodDelete"), {});
+  queue_.update(pod("b", 1), true, {labelled("UnschedulablePodUpdatePodLabel")});
+  // a saw NodeAdd, AssignedPodDelete and b's update; none is worth it for a: it waits.
+  queue_.add_unschedulable_if_not_present(*a, a->pod, false, {"NodeResourcesFit"});
+  EXPECT_EQ(queue_.where("uid-a"), kUnschedulableQueue);
+  EXPECT_EQ(asked_, (std::vector<std::string>{"a NodeAdd", "a AssignedPodDelete",
+                                              "a UnschedulablePodUpdatePodLabel"}));
+  // b saw the last two (v1.28 put an updated pod straight back in activeQ).
+  worth_ = {"UnschedulablePodUpdatePodLabel"};
+  asked_.clear();
+  queue_.add_unschedulable_if_not_present(*b, pod("b", 1), false, {"NodeResourcesFit"});
+  EXPECT_EQ(asked_,
+            (std::vector<std::string>{"b AssignedPodDelete", "b UnschedulablePodUpdatePodLabel"}));
+  EXPECT_EQ(queue_.where("uid-b"), kBackoffQueue);
+  // Nothing in flight: the events are dropped; c sees none of them.
+  asked_.clear();
+  std::optional<QueuedPodInfo> c = queue_.pop();
+  queue_.add_unschedulable_if_not_present(*c, c->pod, false, {"NodeResourcesFit"});
+  EXPECT_EQ(asked_, std::vector<std::string>{});
+  EXPECT_EQ(queue_.where("uid-c"), kUnschedulableQueue);
+  // A failure without a rejecting plugin goes to backoffQ without asking.
+  queue_.activate("uid-c");
+  std::optional<QueuedPodInfo> again = queue_.pop();
+  queue_.add_unschedulable_if_not_present(*again, again->pod, true);
+  EXPECT_EQ(queue_.where("uid-c"), kBackoffQueue);
+  EXPECT_EQ(asked_, std::vector<std::string>{});
 }
 
 TEST_F(SchedulingQueueTest, AnErrorGoesToBackoffAndAPodDoneOrDeletedLeaves) {
