@@ -171,6 +171,7 @@ void LiveScheduler::absorb_changes() {
     } else if (cluster_.snapshot().node_of_pod(change.uid) == nullptr) {
       core_.nominated_pods().add(change.pod, change.pod->nominated_node_name());
     }
+    if (change.moved_from) nomination_moved(change.moved_from);
   }
   core_.finish_resolved_waits();
   const ClusterChanges changes = cluster_.apply_pending();
@@ -349,6 +350,18 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
 
 // Upstream's isPodWorthRequeuing: one of the plugins that rejected the pod registered the event,
 // and its hint does not say Skip. (v1.35 has no other pre-check: queueing hints are GA.)
+// Upstream's updatePodInSchedulingQueue: a pod no longer nominated where it was held room there
+// for pods of equal or lower priority, so they are retried as after an assigned pod's deletion.
+void LiveScheduler::nomination_moved(const PodPtr& was) {
+  ClusterEvent left = framework::assigned_pod_event(SCHEDHOST_ACTION_DELETE);
+  left.old_pod = was;
+  if (!interested_in(left)) return;
+  const SchedulingQueue::Worth worth = worth_requeuing(left);
+  queue_->move_all(left, [&](const QueuedPodInfo& info) {
+    return info.pod->priority() <= was->priority() && worth(info);
+  });
+}
+
 bool LiveScheduler::interested_in(const ClusterEvent& event) const {
   // Upstream's DefaultPreemption registers Pod/Delete while preemption is asynchronous: a
   // victim's deletion may lift the gate that holds its preemptor (serve's gate does the same).

@@ -100,6 +100,8 @@ class LiveScheduler : public scheduler::CycleSink {
   SchedulingQueue::Worth worth_requeuing(const ClusterEvent& event) const;
   // Whether a plugin of any profile registered event: if none did, moving pods is not tried.
   bool interested_in(const ClusterEvent& event) const;
+  // A pending pod's nominatedNodeName changed or was cleared (was: the pod before).
+  void nomination_moved(const PodPtr& was);
   // The pod's attempt ended (result: scheduler::kScheduled, ...): /metrics, and which attempt it
   // was (1 when unknown).
   int end_attempt(const std::string& uid, const std::string& profile, const std::string& result);

@@ -86,7 +86,7 @@ void PodQueue::apply_pending() {
       in_flight_.erase(uid);
       known_.erase(uid);
       deleted_.push_back(uid);
-      nominations_.push_back({uid, nullptr});
+      nominations_.push_back({uid, nullptr, nullptr});
       continue;
     }
     PodPtr pod;
@@ -101,7 +101,7 @@ void PodQueue::apply_pending() {
       known_[uid] = pod;
       if (!pod->terminating()) queue_.add(pod);  // pods being deleted are not scheduled
       if (!pod->terminating() && !pod->nominated_node_name().empty()) {
-        nominations_.push_back({uid, pod});
+        nominations_.push_back({uid, pod, nullptr});
       }
       continue;
     }
@@ -112,12 +112,16 @@ void PodQueue::apply_pending() {
           nlohmann::json::diff(compared_part(known->second->json()), compared_part(pod->json()))
               .dump());
     }
+    const std::string& was_nominated = known->second->nominated_node_name();
+    const PodPtr moved_from = !was_nominated.empty() && was_nominated != pod->nominated_node_name()
+                                  ? known->second
+                                  : nullptr;
     if (pod->terminating()) {
-      nominations_.push_back({uid, nullptr});
+      nominations_.push_back({uid, nullptr, moved_from});
     } else if (!pod->nominated_node_name().empty()) {
-      nominations_.push_back({uid, pod});
-    } else if (!known->second->nominated_node_name().empty()) {
-      nominations_.push_back({uid, nullptr});
+      nominations_.push_back({uid, pod, moved_from});
+    } else if (!was_nominated.empty()) {
+      nominations_.push_back({uid, nullptr, moved_from});
     }
     const PodPtr old_pod = std::exchange(known->second, pod);
     if (pod->terminating()) {

@@ -84,10 +84,13 @@ class PodQueue {
   // queue): a pod that arrived or was updated with status.nominatedNodeName (pod set), or one whose
   // nomination ended: deleted, being deleted, its nominatedNodeName cleared (pod null). An update
   // that leaves it empty on both sides changes nothing (the scheduler's own nomination may not
-  // have come back yet).
+  // have come back yet). moved_from: set when an update changed or cleared a nominatedNodeName
+  // the pod had (the pod as it was): upstream then retries lower-priority pods, as if the pod
+  // had left that node.
   struct NominationChange {
     std::string uid;
     PodPtr pod;
+    PodPtr moved_from;
   };
   std::vector<NominationChange> take_nomination_changes();
   // The latest object the informer holds for uid (nullptr: deleted, or bound meanwhile).

@@ -148,6 +148,7 @@ void SchedulingQueue::add(const PodPtr& pod) {
   if (auto it = entries_.find(uid); it != entries_.end()) {  // a stale copy: replaced
     take_out(uid, it->second);
     entries_.erase(it);
+    end_flight(uid);
   }
   Entry& e = entries_[uid];
   e.info.pod = pod;
