@@ -98,6 +98,12 @@ bool PluginInstance::worth_requeuing(const cluster::Pod& pod, const ClusterEvent
 }
 
 bool PluginInstance::registered_for(const ClusterEvent& event) const {
+  // Upstream counts only the plugins that can reject a pod (shouldHaveEnqueueExtensions).
+  const schedhost_plugin_vtable_t& v = definition_.vtable;
+  if (v.pre_enqueue == nullptr && v.pre_filter == nullptr && v.filter == nullptr &&
+      v.reserve == nullptr && v.permit == nullptr) {
+    return false;
+  }
   if (!events_) return true;
   return std::any_of(events_->begin(), events_->end(),
                      [&](const EventRegistration& r) { return registration_matches(r, event); }) ||

@@ -41,7 +41,8 @@ class PluginInstance {
   // Whether event may make pod, which this plugin rejected, schedulable: one of its registrations
   // matches and its queueing hint (if any) does not answer Skip. Scheduling thread.
   bool worth_requeuing(const cluster::Pod& pod, const ClusterEvent& event) const;
-  // Whether one of its registrations matches event (upstream's isEventOfInterest, per plugin).
+  // Whether one of its registrations matches event (upstream's isEventOfInterest, per plugin);
+  // never for a plugin without PreEnqueue, PreFilter, Filter, Reserve or Permit (it rejects none).
   bool registered_for(const ClusterEvent& event) const;
   // True the first time only: a signature fragment that is not JSON is logged once per plugin,
   // not once per pod. Scheduling thread.

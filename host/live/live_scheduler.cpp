@@ -369,6 +369,8 @@ bool LiveScheduler::interested_in(const ClusterEvent& event) const {
       event.actions == SCHEDHOST_ACTION_DELETE) {
     return true;
   }
+  // Extenders register nothing: upstream takes every event for the pods they rejected.
+  if (!configuration_.extenders.empty()) return true;
   const auto& profiles = core_.frameworks();
   return std::any_of(profiles.begin(), profiles.end(),
                      [&](const auto& f) { return f->interested_in(event); });

@@ -220,6 +220,25 @@ TEST_F(RequeueTest, APendingPodsOwnUpdateIsAskedOfItsRejectorsHints) {
   EXPECT_TRUE(retries({"NoEnqueueExtensions"}, tolerating("gpu")));
 }
 
+TEST_F(RequeueTest, AProfileIsInterestedInTheEventsItsRejectingPluginsRegistered) {
+  // Upstream's isEventOfInterest: without one, serve does not even walk the waiting pods.
+  auto fit = framework_with({"NodeResourcesFit"});
+  EXPECT_TRUE(fit->interested_in(node_event(SCHEDHOST_ACTION_ADD)));
+  EXPECT_FALSE(fit->interested_in(node_event(SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION)));
+  EXPECT_FALSE(fit->interested_in(pod_event(SCHEDHOST_ACTION_ANY_UPDATE)));
+  EXPECT_TRUE(fit->interested_in(wildcard("UnschedulableTimeout")));
+  // A plugin without EnqueueExtensions counts as registering everything...
+  EXPECT_TRUE(framework_with({"NoEnqueueExtensions"})
+                  ->interested_in(node_event(SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION)));
+  // ...but only if it can reject a pod: a Score-only plugin (ImageLocality) never does.
+  config::Profile scoring;
+  scoring.scheduler_name = "default-scheduler";
+  scoring.enabled[static_cast<std::size_t>(ExtensionPoint::Score)].push_back(
+      {"ImageLocality", 1, {}});
+  EXPECT_FALSE(framework::Framework(scoring, registry_)
+                   .interested_in(node_event(SCHEDHOST_ACTION_UPDATE_NODE_ANNOTATION)));
+}
+
 TEST_F(RequeueTest, ARegistrationForNoResourceRefusesThePlugin) {
   try {
     framework_with({"MisnamedEvents"});
