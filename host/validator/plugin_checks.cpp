@@ -384,6 +384,7 @@ class PluginChecker {
   // answers QUEUE with the exception as its reason).
   void queueing_hints() {
     static const schedhost_action_t kNodeEvents[] = {SCHEDHOST_ACTION_ADD,
+                                                     SCHEDHOST_ACTION_DELETE,
                                                      SCHEDHOST_ACTION_UPDATE_NODE_ALLOCATABLE,
                                                      SCHEDHOST_ACTION_UPDATE_NODE_LABEL,
                                                      SCHEDHOST_ACTION_UPDATE_NODE_TAINT,
@@ -392,6 +393,10 @@ class PluginChecker {
     static const schedhost_action_t kPodEvents[] = {
         SCHEDHOST_ACTION_ADD, SCHEDHOST_ACTION_UPDATE_POD_LABEL, SCHEDHOST_ACTION_ANY_UPDATE,
         SCHEDHOST_ACTION_DELETE};
+    // The pending pod's own updates (ABI 1.7; never sent to a library built before it).
+    static const schedhost_action_t kOwnEvents[] = {
+        SCHEDHOST_ACTION_UPDATE_POD_LABEL, SCHEDHOST_ACTION_UPDATE_POD_TOLERATION,
+        SCHEDHOST_ACTION_UPDATE_POD_SCHEDULING_GATES_ELIMINATED, SCHEDHOST_ACTION_ANY_UPDATE};
     const auto registered = [&](const framework::ClusterEvent& e) {
       return std::any_of(registrations_.begin(), registrations_.end(),
                          [&](const auto& r) { return framework::registration_matches(r, e); });
@@ -404,7 +409,7 @@ class PluginChecker {
         for (const NodeInfo* node : nodes_) {
           const NodeInfo before(node->node_ptr());  // the Node as it was: no pods
           schedhost_cluster_event_t raw = abi_event(e);
-          raw.new_node = handle(*node);
+          if (e.actions != SCHEDHOST_ACTION_DELETE) raw.new_node = handle(*node);
           if (e.actions != SCHEDHOST_ACTION_ADD) raw.old_node = handle(before);
           hint(*pod, raw, " (pod " + pod->key() + ", " + label + " of node " + node->name() + ")");
         }
@@ -421,6 +426,14 @@ class PluginChecker {
             hint(*pod, raw, " (pod " + pod->key() + ", " + label + " of pod " + other->key() + ")");
           }
         }
+      }
+      for (const schedhost_action_t action : kOwnEvents) {
+        const framework::ClusterEvent e = framework::pending_pod_event(action);
+        if (legacy_events_ || !registered(e)) continue;
+        schedhost_cluster_event_t raw = abi_event(e);
+        raw.old_pod = handle(*pod);
+        raw.new_pod = handle(*pod);
+        hint(*pod, raw, " (pod " + pod->key() + ", " + e.label + ")");
       }
     }
   }
