@@ -116,12 +116,10 @@ void PodQueue::apply_pending() {
     const PodPtr moved_from = !was_nominated.empty() && was_nominated != pod->nominated_node_name()
                                   ? known->second
                                   : nullptr;
-    if (pod->terminating()) {
-      nominations_.push_back({uid, nullptr, moved_from});
-    } else if (!pod->nominated_node_name().empty()) {
+    if (!pod->terminating() && !pod->nominated_node_name().empty()) {
       nominations_.push_back({uid, pod, moved_from});
-    } else if (!was_nominated.empty()) {
-      nominations_.push_back({uid, nullptr, moved_from});
+    } else if (pod->terminating() || !was_nominated.empty()) {
+      nominations_.push_back({uid, nullptr, moved_from});  // the nomination ended
     }
     const PodPtr old_pod = std::exchange(known->second, pod);
     if (pod->terminating()) {
