@@ -2,7 +2,8 @@
 // only on events that may help it (not on an unrelated node change, nor on a label change of a
 // node too small for it), and is bound soon after the event that frees room; a gated pod is
 // scheduled once its gate is removed; a pod a third-party .so rejected is tried again only on the
-// events that plugin registered and its queueing hint lets through.
+// events that plugin registered and its queueing hint lets through; a pending pod's own update
+// retries it only when its rejecting plugin's hint says it may help (v1.35).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -38,9 +39,9 @@ TEST(ServeQueue, AStuckPodIsTriedAgainOnlyByEventsThatMayHelpIt) {
   ASSERT_TRUE(eventually([&] { return failed_attempts(serve, "default/big") == 1; }))
       << serve.log();
 
-  // Unrelated to big: an annotation (no event at all), a label on the node too small for it (an
-  // event whose pre-check it fails), another pod arriving on mid (an assigned pod's add, which
-  // only helps pods with affinity to it).
+  // Unrelated to big: an annotation (an event NodeResourcesFit did not register), a label on the
+  // node too small for it (not registered either), another pod arriving on mid (an assigned pod's
+  // add: not registered; only its deletion or scale-down is).
   client.patch("/api/v1/nodes/mid", {{"metadata", {{"annotations", {{"note", "x"}}}}}},
                kube::PatchType::Merge);
   client.patch("/api/v1/nodes/small", {{"metadata", {{"labels", {{"tier", "gold"}}}}}},
@@ -128,6 +129,38 @@ profiles:
                          std::chrono::seconds(15)))
       << serve.log();
   EXPECT_EQ(failed_attempts(serve, "default/trainer"), 1) << serve.log();
+}
+
+TEST(ServeQueue, APendingPodsOwnUpdateRetriesItOnlyWhenItsRejectorsHintSaysItMayHelp) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  json cordoned = test_node("n1", "2");
+  cordoned["spec"]["unschedulable"] = true;
+  create_node(client, cordoned);
+  client.create(ns_path("default") + "/pods", test_pod("p", "100m"));
+
+  ServeProcess serve(*plane, kDefaultProfile);
+  ASSERT_TRUE(eventually([&] { return failed_attempts(serve, "default/p") == 1; })) << serve.log();
+
+  // A new label is an UnschedulablePodUpdatePodLabel event, which NodeUnschedulable did not
+  // register: the pod waits (v1.28 retried it on any change beyond its status).
+  client.patch(ns_path("default") + "/pods/p", {{"metadata", {{"labels", {{"tier", "gold"}}}}}},
+               kube::PatchType::Merge);
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // past its backoff
+  EXPECT_EQ(failed_attempts(serve, "default/p"), 1) << serve.log();
+
+  // Tolerating the cordon (UnschedulablePodUpdatePodToleration, NodeUnschedulable's hint says
+  // Queue): it is bound.
+  client.patch(ns_path("default") + "/pods/p",
+               {{"spec",
+                 {{"tolerations", json::array({{{"key", "node.kubernetes.io/unschedulable"},
+                                                {"operator", "Exists"},
+                                                {"effect", "NoSchedule"}}})}}}},
+               kube::PatchType::Merge);
+  ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/p"].node == "n1"; },
+                         std::chrono::seconds(15)))
+      << serve.log();
+  EXPECT_EQ(failed_attempts(serve, "default/p"), 1) << serve.log();
 }
 
 }  // namespace schedhost::testing::serve_queue_test
