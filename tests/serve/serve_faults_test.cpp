@@ -87,6 +87,27 @@ int cpu_of(const json& p) {
   return total;
 }
 
+// The pods expect_consistent still waits for, with what the API server says of them and of the
+// nodes, for a failure's message.
+std::string undecided(kube::ApiClient& client, const std::set<std::string>& names,
+                      const std::set<std::string>& must_bind) {
+  const auto live = live_decisions(client);
+  std::string out = "still waiting for:";
+  for (const std::string& n : names) {
+    auto it = live.find("default/" + n);
+    const std::string result = it == live.end() ? "missing" : it->second.result;
+    if (result == "Scheduled" || (result != "Pending" && must_bind.count(n) == 0)) continue;
+    out += " " + n + " (" + result + (it == live.end() ? "" : ": " + it->second.message) + ")";
+  }
+  out += "\nnodes:";
+  for (const json& node : client.get("/api/v1/nodes")["items"]) {
+    out += " " + node["metadata"].value("name", "") + " " +
+           node.value("/status/allocatable"_json_pointer, json::object()).dump() +
+           (node.contains("/spec/taints"_json_pointer) ? " tainted" : "");
+  }
+  return out + "\n";
+}
+
 // Waits until every pod named is decided (bound, or PodScheduled=False) and those of
 // must_bind are bound (a pod may fail first and fit after a retry), then checks what every fault
 // test ends with: nothing lost, no node over its allocatable cpu, and every pod serve bound bound
@@ -104,7 +125,7 @@ void expect_consistent(kube::ApiClient& client, const std::set<std::string>& nam
         return true;
       },
       std::chrono::seconds(90)))
-      << serve.log();
+      << undecided(client, names, must_bind) << serve.log();
   std::map<std::string, int> used;
   std::set<std::string> seen;
   const json pods = client.get("/api/v1/namespaces/default/pods");
