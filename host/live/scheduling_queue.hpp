@@ -159,7 +159,7 @@ class SchedulingQueue {
   struct Entry {
     QueuedPodInfo info;
     Place place = Place::Active;
-    bool updated_in_flight = false;
+    bool updated_in_flight = false;    // without an event judge (v1.28): back to activeQ
     bool activated_in_flight = false;  // activate() while it was tried
   };
   struct ActiveOrder {
