@@ -14,6 +14,7 @@
 #include "cluster/cluster_file.hpp"
 #include "common/input_error.hpp"
 #include "framework/plugin_exerciser.hpp"
+#include "framework/plugin_host.hpp"
 
 namespace schedhost::cli {
 namespace {
@@ -31,6 +32,7 @@ struct ExerciseOptions {
   loader::PluginTrust trust;  // --allow-insecure-plugins, --plugin-digests
   bool framework_order = false;
   std::string output = "json";
+  std::string feature_gates;  // --feature-gates: what the plugin's feature_enabled answers
 };
 
 bool exercises_anything(const schedhost_plugin_vtable_t& v) {
@@ -38,6 +40,7 @@ bool exercises_anything(const schedhost_plugin_vtable_t& v) {
 }
 
 int run(const ExerciseOptions& options) {
+  framework::set_plugin_feature_gates(config::parse_feature_gates(options.feature_gates));
   loader::PluginRegistry registry;  // declared first: outlives the plugin instance
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const loader::PluginDefinition* definition = registry.find(options.plugin);
@@ -100,6 +103,7 @@ Subcommand add_exercise_command(CLI::App& app) {
                   "A directory of plugin .so files (repeatable; default /plugins). The built-in "
                   "directory is always searched first");
   add_plugin_trust_flags(sub, options->trust);
+  add_feature_gates_flag(sub, options->feature_gates);
   sub->add_flag("--framework-order", options->framework_order,
                 "Stop where the scheduling framework would (after a PreFilter Skip or rejection, "
                 "...) instead of calling every hook");

@@ -15,6 +15,7 @@
 #include "cli/result_table.hpp"
 #include "cli/result_yaml.hpp"
 #include "cluster/cluster_file.hpp"
+#include "framework/plugin_host.hpp"
 #include "scheduler/scheduler.hpp"
 
 namespace schedhost::cli {
@@ -46,6 +47,7 @@ std::string check_seed(std::string& value) {
 
 int run(const RunCommandOptions& options) {
   const config::FeatureGates gates = config::parse_feature_gates(options.feature_gates);
+  framework::set_plugin_feature_gates(gates);  // before any plugin is created
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =

@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "common/go_duration.hpp"
 #include "common/input_error.hpp"
+#include "framework/plugin_host.hpp"
 #include "kube/api_client.hpp"
 #include "kube/event_recorder.hpp"
 #include "live/config_watch.hpp"
@@ -178,6 +179,7 @@ int serve(const ServeCommandOptions& options) {
   const std::chrono::milliseconds hook_bound =
       flag_duration("--plugin-hook-timeout", options.plugin_hook_timeout);
   const config::FeatureGates gates = config::parse_feature_gates(options.feature_gates);
+  framework::set_plugin_feature_gates(gates);  // before any plugin is created
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   const config::SchedulerConfiguration configuration =

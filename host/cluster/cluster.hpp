@@ -7,8 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster/api_object.hpp"
 #include "cluster/namespace.hpp"
 #include "cluster/node.hpp"
+#include "cluster/object_kinds.hpp"
 #include "cluster/pod.hpp"
 #include "cluster/pod_disruption_budget.hpp"
 #include "cluster/snapshot.hpp"
@@ -38,6 +40,12 @@ struct Cluster {
   std::vector<std::shared_ptr<const Pod>> finished_pods;
   // kind: PodDisruptionBudget (policy/v1 or v1beta1), for preemption (no plugin uses them yet).
   std::vector<std::shared_ptr<const PodDisruptionBudget>> pod_disruption_budgets;
+  // The other kinds the plugins read (object_kinds.hpp: PersistentVolumes, StorageClasses,
+  // Services, ReplicaSets...), in file order.
+  std::vector<std::shared_ptr<const ApiObject>> objects;
+  // Objects of those kinds that schedhost reads but does not act on in full yet (missing_use in
+  // ignored_kinds.hpp), for their warning lines: no JSON kept, the object is in `objects`.
+  std::vector<IgnoredObject> partly_used;
   // Kinds schedhost does not model (yet): kept as read, counted for nothing.
   std::vector<IgnoredObject> ignored;
   // spec.nodeName names a node the cluster does not have: counted on no node, as kube-scheduler's
@@ -54,6 +62,13 @@ struct Cluster {
     Snapshot s(nodes, running_pods);
     s.set_namespaces(namespaces);
     s.set_pod_disruption_budgets(pod_disruption_budgets);
+    for (const ObjectKind& kind : object_kinds()) {
+      std::vector<std::shared_ptr<const ApiObject>> of_kind;
+      for (const auto& o : objects) {
+        if (&o->kind() == &kind) of_kind.push_back(o);
+      }
+      if (!of_kind.empty()) s.set_objects(kind, std::move(of_kind));
+    }
     return s;
   }
 };

@@ -21,6 +21,7 @@
 #include "cluster/json_document.hpp"
 #include "cluster/json_field.hpp"
 #include "cluster/object_error.hpp"
+#include "cluster/object_kinds.hpp"
 #include "cluster/pod_creation.hpp"
 #include "cluster/yaml_documents.hpp"
 #include "cluster/yaml_file_positions.hpp"
@@ -165,6 +166,8 @@ class ClusterBuilder {
           "\", which is not in the cluster: it counts on no node, as in kube-scheduler's cache "
           "while its node is gone; add the Node to count it there"));
     }
+    for (std::string& warning : partly_used_kind_warnings(cluster_.partly_used))
+      cluster_.warnings.push_back(as_one_line(warning));
     for (std::string& warning : ignored_kind_warnings(cluster_.ignored))
       cluster_.warnings.push_back(as_one_line(warning));
     return std::move(cluster_);
@@ -265,6 +268,8 @@ class ClusterBuilder {
       add_pod_disruption_budget(std::move(object), ref, *name);
     } else if (kind == "Pod") {
       add_pod(std::move(object), ref, *name);
+    } else if (const ObjectKind* modelled = find_object_kind(kind)) {
+      add_object(*modelled, std::move(object), ref, *name);
     } else {
       std::string full_name = *name;
       if (const nlohmann::json* metadata = member(object, "metadata")) {
@@ -382,6 +387,35 @@ class ClusterBuilder {
     cluster_.pod_disruption_budgets.push_back(std::move(pdb));
   }
 
+  // The other kinds plugins read (object_kinds.hpp), named as kubectl keys them in messages.
+  void add_object(const ObjectKind& kind, nlohmann::json object, const ObjectRef& ref,
+                  const std::string& name) {
+    const std::string shown = kind.namespaced ? namespace_of(object) + "/" + name : name;
+    const std::string kind_name(kind.kind);
+    if (kind.versions[1].empty()) {
+      check_api_version(object, ref, kind_name, shown, {kind.versions[0]});
+    } else {
+      check_api_version(object, ref, kind_name, shown, {kind.versions[0], kind.versions[1]});
+    }
+    std::shared_ptr<const ApiObject> built;
+    try {
+      built = std::make_shared<const ApiObject>(kind, std::move(object));
+    } catch (const ObjectError& e) {
+      throw InputError(ref.location(e.pointer()) + ": " + kind_name + " \"" + shown +
+                       "\": " + e.what());
+    }
+    auto [it, inserted] = object_locations_.emplace(kind_name + " " + built->key(), Where(ref));
+    if (!inserted) {
+      throw InputError(ref.location() + ": " + kind_name + " \"" + built->key() +
+                       "\" is defined twice (first at " + it->second.str() +
+                       "): remove one of them or rename it");
+    }
+    if (!missing_use(kind.kind).empty()) {
+      cluster_.partly_used.push_back(IgnoredObject{kind_name, built->key(), ref.location(), {}});
+    }
+    cluster_.objects.push_back(std::move(built));
+  }
+
   void add_pod(nlohmann::json object, const ObjectRef& ref, const std::string& name) {
     // Named from the JSON for errors raised before the Pod exists (namespace as Pod defaults it).
     std::string ns = "default";
@@ -425,6 +459,7 @@ class ClusterBuilder {
   std::unordered_map<std::string, Where> pod_locations_;        // namespace/name -> where
   std::unordered_map<std::string, std::string> pod_uids_;       // uid -> namespace/name
   std::unordered_map<std::string, Where> pdb_locations_;        // namespace/name -> where
+  std::unordered_map<std::string, Where> object_locations_;     // "Kind key" -> where
   std::vector<std::pair<std::shared_ptr<const Pod>, Where>> bound_pods_;
 };
 

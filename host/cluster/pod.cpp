@@ -298,6 +298,16 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
       deleted->as_time_ms();  // validated, only its presence matters
       terminating_ = true;
     }
+    if (auto owners = metadata->member("ownerReferences")) {
+      for (const JsonField& o : owners->items()) {
+        OwnerReference& owner = owner_references_.emplace_back();
+        owner.api_version = string_member(o, "apiVersion");
+        owner.kind = string_member(o, "kind");
+        owner.name = string_member(o, "name");
+        owner.uid = string_member(o, "uid");
+        if (auto controller = o.member("controller")) owner.controller = controller->as_bool();
+      }
+    }
   }
   if (namespace_.empty()) namespace_ = std::string(default_namespace);
   if (uid_.empty()) uid_ = "uid-" + namespace_ + "-" + name_;
@@ -344,6 +354,13 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
       }
     }
     if (auto field = spec->member("overhead")) overhead = read_resources(*field);
+    if (auto volumes = spec->member("volumes")) {
+      for (const JsonField& v : volumes->items()) {
+        if (auto claim = v.member("persistentVolumeClaim")) {
+          claim_names_.push_back(string_member(*claim, "claimName"));
+        }
+      }
+    }
     if (auto claims = spec->member("resourceClaims")) {
       has_resource_claims_ = !claims->items().empty();
     }

@@ -37,6 +37,17 @@ struct Container {
   bool operator==(const Container&) const = default;
 };
 
+// One of metadata.ownerReferences (what PodTopologySpread's default constraints follow).
+struct OwnerReference {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  bool controller = false;
+
+  bool operator==(const OwnerReference&) const = default;
+};
+
 // Immutable once built, so one Pod is shared (shared_ptr<const Pod>) by the queue, every NodeInfo
 // and every clone of them; a change (binding it to a node) makes a new Pod with a new generation.
 class Pod {
@@ -98,6 +109,11 @@ class Pod {
   // spec.containers in order, then spec.initContainers in order: container i of the list is
   // spec.containers[i] for regular containers.
   const std::vector<Container>& containers() const { return containers_; }
+  // metadata.ownerReferences, in order.
+  const std::vector<OwnerReference>& owner_references() const { return owner_references_; }
+  // The claimName of each persistentVolumeClaim volume, in spec.volumes order (upstream's
+  // NodeInfo.PVCRefCounts counts these per pod).
+  const std::vector<std::string>& claim_names() const { return claim_names_; }
 
   // Any pod (anti-)affinity term, required or preferred.
   bool has_affinity() const { return has_affinity_; }
@@ -140,6 +156,8 @@ class Pod {
   std::vector<Toleration> tolerations_;
   std::vector<HostPort> host_ports_;
   std::vector<Container> containers_;
+  std::vector<OwnerReference> owner_references_;
+  std::vector<std::string> claim_names_;
   bool has_affinity_ = false;
   bool has_resource_claims_ = false;
   bool has_required_anti_affinity_ = false;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
+
+#include "cluster/object_kinds.hpp"
 
 namespace schedhost::cluster {
 
@@ -102,10 +105,79 @@ const NodeInfo* Snapshot::node_of_pod(std::string_view pod_uid) const {
   return it == pod_node_.end() ? nullptr : &node_infos_[it->second];
 }
 
+void Snapshot::set_objects(const ObjectKind& kind,
+                           std::vector<std::shared_ptr<const ApiObject>> objects) {
+  std::sort(objects.begin(), objects.end(), [](const auto& a, const auto& b) {
+    return std::tie(a->namespace_name(), a->name()) < std::tie(b->namespace_name(), b->name());
+  });
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (&objects[i]->kind() != &kind) {
+      throw std::invalid_argument("Snapshot: " + objects[i]->key() + " is a " +
+                                  std::string(objects[i]->kind().kind) + ", not a " +
+                                  std::string(kind.kind));
+    }
+    if (i > 0 && objects[i]->key() == objects[i - 1]->key()) {
+      throw std::invalid_argument("Snapshot: duplicate " + std::string(kind.kind) + " \"" +
+                                  objects[i]->key() + "\"");
+    }
+  }
+  objects_[kind.resource] = std::make_shared<const ObjectList>(std::move(objects));
+  ++generation_;
+}
+
+std::span<const std::shared_ptr<const ApiObject>> Snapshot::objects(std::string_view resource,
+                                                                    std::string_view ns) const {
+  const auto found = objects_.find(resource);
+  if (found == objects_.end()) return {};
+  const ObjectList& list = *found->second;
+  if (ns.empty()) return list;
+  const auto by_namespace = [](const std::shared_ptr<const ApiObject>& o, std::string_view n) {
+    return std::string_view(o->namespace_name()) < n;
+  };
+  const auto first = std::lower_bound(list.begin(), list.end(), ns, by_namespace);
+  auto last = first;
+  while (last != list.end() && (*last)->namespace_name() == ns)
+    ++last;
+  return {first, last};
+}
+
+const ApiObject* Snapshot::find_object(std::string_view resource, std::string_view ns,
+                                       std::string_view name) const {
+  const auto in = objects(resource, ns);
+  const auto it =
+      std::lower_bound(in.begin(), in.end(), name,
+                       [ns](const std::shared_ptr<const ApiObject>& o, std::string_view n) {
+                         return std::tie(o->namespace_name(), o->name()) < std::tie(ns, n);
+                       });
+  if (it == in.end() || (*it)->name() != name || (*it)->namespace_name() != ns) return nullptr;
+  return it->get();
+}
+
+size_t Snapshot::pvc_users(std::string_view ns, std::string_view claim) const {
+  if (pvc_users_.empty()) return 0;
+  std::string key;
+  key.reserve(ns.size() + 1 + claim.size());
+  key.append(ns).append("/").append(claim);
+  const auto it = pvc_users_.find(key);
+  return it == pvc_users_.end() ? 0 : it->second;
+}
+
+void Snapshot::count_claims(const Pod& pod, int delta) {
+  for (const std::string& claim : pod.claim_names()) {
+    const std::string key = pod.namespace_name() + "/" + claim;
+    if (delta > 0) {
+      ++pvc_users_[key];
+    } else if (auto it = pvc_users_.find(key); it != pvc_users_.end() && --it->second == 0) {
+      pvc_users_.erase(it);
+    }
+  }
+}
+
 void Snapshot::place(std::shared_ptr<const Pod> pod, size_t node_index) {
   if (!pod_node_.emplace(pod->uid(), node_index).second) {
     throw std::invalid_argument("Snapshot: pod uid \"" + pod->uid() + "\" is already placed");
   }
+  count_claims(*pod, +1);
   node_infos_[node_index].add_pod(std::move(pod));
   update_nodes_with_pods(node_index);
 }
@@ -142,6 +214,7 @@ bool Snapshot::remove(std::string_view pod_uid) {
   size_t index = it->second;
   std::string uid = it->first;  // the key dies with the erase below
   pod_node_.erase(it);
+  count_claims(*pod_at(index, uid), -1);
   journal_.record(pod_at(index, uid), index, -1);
   const bool removed = node_infos_[index].remove_pod(uid);
   update_nodes_with_pods(index);
@@ -176,6 +249,8 @@ bool Snapshot::replace_pod(std::shared_ptr<const Pod> pod) {
   }
   // -1 then +1, so a plugin replaying the journal counts the old labels out and the new in.
   journal_.record(pod_at(index, pod->uid()), index, -1);
+  count_claims(*pod_at(index, pod->uid()), -1);
+  count_claims(*pod, +1);
   node.remove_pod(pod->uid());
   node.add_pod(pod);
   update_nodes_with_pods(index);  // the new object may add or drop (anti-)affinity
@@ -221,6 +296,8 @@ bool Snapshot::remove_node(std::string_view name) {
   const size_t index = found->second;
   node_index_.erase(found);
   count_images(node_infos_[index].node(), -1);
+  for (const auto& pod : node_infos_[index].pods())
+    count_claims(*pod, -1);
   node_infos_.erase(node_infos_.begin() + static_cast<std::ptrdiff_t>(index));
   // Every position after index moves down one: O(nodes + pods), fine for a rare event.
   for (auto& [node_name, position] : node_index_) {

@@ -12,6 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <span>
+
+#include "cluster/api_object.hpp"
 #include "cluster/image_state.hpp"
 #include "cluster/namespace.hpp"
 #include "cluster/node.hpp"
@@ -57,6 +60,22 @@ class Snapshot {
   // nullptr when the cluster has no PodDisruptionBudget of that namespace and name.
   const PodDisruptionBudget* find_pod_disruption_budget(std::string_view namespace_name,
                                                         std::string_view name) const;
+
+  // The objects of one of the other kinds (object_kinds.hpp: PersistentVolumes, Services...),
+  // replacing every object of that kind; shared like the namespaces. Throws
+  // std::invalid_argument when two objects have one key, or an object is of another kind.
+  void set_objects(const ObjectKind& kind, std::vector<std::shared_ptr<const ApiObject>> objects);
+  // The objects of `resource` (the ABI's name: "PersistentVolume", "apps/ReplicaSet") in
+  // namespace ns, or in every namespace when ns is "", ordered by namespace then name. Empty for
+  // a resource the snapshot has none of.
+  std::span<const std::shared_ptr<const ApiObject>> objects(std::string_view resource,
+                                                            std::string_view ns = {}) const;
+  // nullptr when there is no such object (ns "" for a cluster-scoped kind).
+  const ApiObject* find_object(std::string_view resource, std::string_view ns,
+                               std::string_view name) const;
+  // How many pods placed on the nodes mount PersistentVolumeClaim ns/claim (upstream's
+  // usedPVCSet counts, kept as pods are placed and removed).
+  size_t pvc_users(std::string_view ns, std::string_view claim) const;
 
   // Which pods of a node a nodes_with_pods() list is about.
   enum class NodePods { kAny = 0, kWithAffinity = 1, kWithRequiredAntiAffinity = 2 };
@@ -131,6 +150,8 @@ class Snapshot {
   void nodes_changed();
   // Brings the nodes_with_pods lists up to date for a node whose pods changed.
   void update_nodes_with_pods(size_t node_index);
+  // Counts the pod's claims in (+1) or out of (-1) pvc_users_.
+  void count_claims(const Pod& pod, int delta);
 
   struct Namespaces {
     std::vector<std::shared_ptr<const Namespace>> list;
@@ -152,6 +173,10 @@ class Snapshot {
   uint64_t layout_ = 0;
   std::shared_ptr<const Namespaces> namespaces_;      // immutable, shared by copies
   std::shared_ptr<const PodDisruptionBudgets> pdbs_;  // immutable, shared by copies
+  // By resource name (the table's own strings): immutable lists sorted by key, shared by copies.
+  using ObjectList = std::vector<std::shared_ptr<const ApiObject>>;
+  std::unordered_map<std::string_view, std::shared_ptr<const ObjectList>> objects_;
+  std::unordered_map<std::string, size_t, Hash, std::equal_to<>> pvc_users_;  // "ns/claim"
 };
 
 }  // namespace schedhost::cluster

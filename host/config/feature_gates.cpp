@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
+
+#include <schedhost/detail/feature_gates.hpp>
 
 #include "common/input_error.hpp"
 
@@ -19,6 +22,13 @@ constexpr Gate kGates[] = {
     {"SchedulerAsyncPreemption", &FeatureGates::scheduler_async_preemption},
     {"SchedulerPopFromBackoffQ", &FeatureGates::scheduler_pop_from_backoff_q},
 };
+
+using PluginGate = schedhost::detail::PluginFeatureGate;
+using schedhost::detail::kPluginFeatureGates;
+
+const PluginGate* find_plugin_gate(std::string_view name) {
+  return schedhost::detail::find_plugin_feature_gate(name);
+}
 
 std::string trimmed(std::string_view s) {
   const auto first = s.find_first_not_of(" \t");
@@ -44,12 +54,29 @@ std::string trimmed(std::string_view s) {
 }  // namespace
 
 std::string known_feature_gates() {
+  std::vector<std::string> all;
+  for (const Gate& g : kGates)
+    all.emplace_back(g.name);
+  for (const PluginGate& g : kPluginFeatureGates)
+    all.emplace_back(g.name);
+  std::sort(all.begin(), all.end());
   std::string names;
-  for (const Gate& g : kGates) {
+  for (const std::string& name : all) {
     if (!names.empty()) names += ", ";
-    names += g.name;
+    names += name;
   }
   return names;
+}
+
+bool FeatureGates::enabled(std::string_view name) const {
+  for (const Gate& g : kGates) {
+    if (name == g.name) return this->*(g.field);
+  }
+  if (const PluginGate* g = find_plugin_gate(name)) {
+    const auto set = plugin_gates.find(name);
+    return set == plugin_gates.end() ? g->default_value : set->second;
+  }
+  return false;
 }
 
 FeatureGates parse_feature_gates(std::string_view flag_value) {
@@ -68,9 +95,21 @@ FeatureGates parse_feature_gates(std::string_view flag_value) {
     for (const Gate& g : kGates) {
       if (name == g.name) gate = &g;
     }
-    if (gate == nullptr) refuse_name(name);
+    const PluginGate* plugin_gate = find_plugin_gate(name);
+    if (gate == nullptr && plugin_gate == nullptr) refuse_name(name);
     if (value != "true" && value != "false") refuse_value(name, value);
-    gates.*(gate->field) = value == "true";
+    const bool on = value == "true";
+    if (gate != nullptr) {
+      gates.*(gate->field) = on;
+      continue;
+    }
+    if (plugin_gate->locked && on != plugin_gate->default_value) {
+      throw InputError("--feature-gates: " + name + "=" + value + ": " + name +
+                       " is GA in kube-scheduler v1.35 and locked to " +
+                       (plugin_gate->default_value ? "true" : "false") +
+                       ": remove it from --feature-gates");
+    }
+    gates.plugin_gates[name] = on;
   }
   return gates;
 }

@@ -1,8 +1,10 @@
 // --feature-gates, as kube-scheduler reads it ("Name=true,Other=false"): the upstream gates that
-// change what the host does, with their v1.35 defaults. Plugins do not see them yet (the full
-// default profile issue adds that, with the gates of the default plugins).
+// change what the host does, and those the default plugins read (through the host API's
+// feature_enabled, ABI 1.8), with their v1.35 defaults. A gate upstream locked (GA) refuses its
+// other value, as kube-scheduler does.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -17,6 +19,12 @@ struct FeatureGates {
   bool scheduler_pop_from_backoff_q = true;
   // serve evicts a preemption's victims off the scheduling cycle (beta, on).
   bool scheduler_async_preemption = true;
+  // The gates plugins read (see feature_gates.cpp for the list), as set: an absent one is at
+  // its default. Read them with enabled().
+  std::map<std::string, bool, std::less<>> plugin_gates;
+
+  // Any known gate, host or plugin, as set or at its v1.35 default; false for an unknown name.
+  bool enabled(std::string_view name) const;
 };
 
 // The gates this host knows, sorted, as "A, B" (for help and error texts).

@@ -43,6 +43,10 @@ ClusterEvent assigned_pod_event(schedhost_action_t action) {
   return event_of("Pod", "AssignedPod", action);
 }
 
+ClusterEvent object_event(std::string_view resource, schedhost_action_t action) {
+  return event_of(resource, resource, action);
+}
+
 ClusterEvent pending_pod_event(schedhost_action_t action) {
   ClusterEvent event = event_of("Pod", "UnschedulablePod", action);
   event.pending_pod = true;

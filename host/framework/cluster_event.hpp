@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "cluster/api_object.hpp"
 #include "cluster/node_info.hpp"
 #include "cluster/pod.hpp"
 
@@ -27,6 +28,9 @@ struct ClusterEvent {
   std::shared_ptr<const cluster::NodeInfo> old_node;  // node update: the Node as it was; delete
   std::shared_ptr<const cluster::Pod> pod;            // pod add, update
   std::shared_ptr<const cluster::Pod> old_pod;        // pod update, delete
+  // Events on the other kinds (ABI 1.8: PersistentVolume, storage.k8s.io/StorageClass...).
+  std::shared_ptr<const cluster::ApiObject> object;      // add, update
+  std::shared_ptr<const cluster::ApiObject> old_object;  // update, delete
 };
 
 // Upstream's events, labelled as v1.35 labels them (resource, then the action's name): a node's
@@ -36,6 +40,10 @@ struct ClusterEvent {
 ClusterEvent node_event(schedhost_action_t action);
 ClusterEvent assigned_pod_event(schedhost_action_t action);
 ClusterEvent pending_pod_event(schedhost_action_t action);
+// An event on another kind of object (ABI 1.8), labelled as upstream's ClusterEvent.Label():
+// "PersistentVolumeAdd", "storage.k8s.io/StorageClassUpdate". action is ADD, DELETE or
+// SCHEDHOST_ACTION_ANY_UPDATE (upstream sends these kinds' updates as Update).
+ClusterEvent object_event(std::string_view resource, schedhost_action_t action);
 
 // One plugin's registration: pods it rejected may fit after `actions` on `resource`.
 struct EventRegistration {

@@ -114,6 +114,15 @@ void add_sign_fragment(schedhost_call_t* call, schedhost_str_t key, schedhost_st
   if (call != nullptr) Call::from(call).add_sign_fragment(view(key), view(value_json));
 }
 
+config::FeatureGates& plugin_feature_gates() {
+  static config::FeatureGates gates;
+  return gates;
+}
+
+bool feature_enabled(const schedhost_host_t* /*host*/, schedhost_str_t gate) {
+  return plugin_feature_gates().enabled(view(gate));
+}
+
 schedhost_host_api_t make_table() {
   schedhost_host_api_t t{};
   t.struct_size = sizeof(schedhost_host_api_t);
@@ -133,6 +142,7 @@ schedhost_host_api_t make_table() {
   t.register_event = &register_event;
   t.report_exception = &report_exception;
   t.add_sign_fragment = &add_sign_fragment;
+  t.feature_enabled = &feature_enabled;
   fill_object_accessors(t);
   fill_preemption_functions(t);
   return t;
@@ -149,6 +159,10 @@ const schedhost_host_api_t* host_api() {
   return &table();
 }
 
+void set_plugin_feature_gates(const config::FeatureGates& gates) {
+  plugin_feature_gates() = gates;
+}
+
 bool emulate_host_abi_minor(uint32_t minor) {
   // Where each minor's table ended: the first function the next minor appended.
   static constexpr uint32_t kSizes[] = {
@@ -158,8 +172,9 @@ bool emulate_host_abi_minor(uint32_t minor) {
       offsetof(schedhost_host_api_t, report_exception),                // 1.3
       offsetof(schedhost_host_api_t, process_preemption),              // 1.4
       offsetof(schedhost_host_api_t, add_sign_fragment),               // 1.5
-      sizeof(schedhost_host_api_t),                                    // 1.6
-      sizeof(schedhost_host_api_t),  // 1.7: v1.35's action bits, no new function
+      offsetof(schedhost_host_api_t, object_count),                    // 1.6
+      offsetof(schedhost_host_api_t, object_count),  // 1.7: v1.35's action bits, no function
+      sizeof(schedhost_host_api_t),                  // 1.8
   };
   static_assert(std::size(kSizes) == SCHEDHOST_ABI_MINOR + 1, "a size per minor");
   if (minor > SCHEDHOST_ABI_MINOR) return false;

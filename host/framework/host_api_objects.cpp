@@ -6,6 +6,7 @@
 
 #include <string_view>
 
+#include "cluster/api_object.hpp"
 #include "cluster/namespace.hpp"
 #include "cluster/node_info.hpp"
 #include "cluster/pod.hpp"
@@ -463,9 +464,105 @@ bool namespace_label_at(const schedhost_call_t* call, schedhost_str_t ns, size_t
   return map_at(namespace_labels(call, ns), i, out_key, out_value);
 }
 
+// -- the other kinds of object (1.8): handles are cluster::ApiObject* ----------------------------
+
+const cluster::ApiObject* object_of(const schedhost_object_t* h) {
+  return reinterpret_cast<const cluster::ApiObject*>(h);
+}
+const schedhost_object_t* object_handle(const cluster::ApiObject* o) {
+  return reinterpret_cast<const schedhost_object_t*>(o);
+}
+
+size_t object_count(const schedhost_call_t* call, schedhost_str_t resource, schedhost_str_t ns) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  return s == nullptr ? 0 : s->objects(view(resource), view(ns)).size();
+}
+const schedhost_object_t* object_at(const schedhost_call_t* call, schedhost_str_t resource,
+                                    schedhost_str_t ns, size_t i) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  if (s == nullptr) return nullptr;
+  const auto list = s->objects(view(resource), view(ns));
+  return i < list.size() ? object_handle(list[i].get()) : nullptr;
+}
+const schedhost_object_t* object_get(const schedhost_call_t* call, schedhost_str_t resource,
+                                     schedhost_str_t ns, schedhost_str_t name) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  return s == nullptr ? nullptr
+                      : object_handle(s->find_object(view(resource), view(ns), view(name)));
+}
+schedhost_str_t object_string(const schedhost_object_t* h, schedhost_object_string_t field) {
+  const cluster::ApiObject* o = object_of(h);
+  if (o == nullptr) return {nullptr, 0};
+  switch (field) {
+    case SCHEDHOST_OBJECT_NAME:
+      return str(o->name());
+    case SCHEDHOST_OBJECT_NAMESPACE:
+      return str(o->namespace_name());
+    case SCHEDHOST_OBJECT_UID:
+      return str(o->uid());
+    case SCHEDHOST_OBJECT_RESOURCE_VERSION:
+      return str(o->resource_version());
+    case SCHEDHOST_OBJECT_RESOURCE:
+      return str(o->resource());
+    default:
+      return {nullptr, 0};
+  }
+}
+const cluster::StringMap* object_map(const schedhost_object_t* h, schedhost_map_t map) {
+  const cluster::ApiObject* o = object_of(h);
+  if (o == nullptr) return nullptr;
+  if (map == SCHEDHOST_MAP_LABELS) return &o->labels();
+  if (map == SCHEDHOST_MAP_ANNOTATIONS) return &o->annotations();
+  return nullptr;
+}
+bool object_map_get(const schedhost_object_t* h, schedhost_map_t map, schedhost_str_t key,
+                    schedhost_str_t* out) {
+  return map_get(object_map(h, map), key, out);
+}
+size_t object_map_count(const schedhost_object_t* h, schedhost_map_t map) {
+  const cluster::StringMap* m = object_map(h, map);
+  return m == nullptr ? 0 : m->size();
+}
+bool object_map_at(const schedhost_object_t* h, schedhost_map_t map, size_t i,
+                   schedhost_str_t* out_key, schedhost_str_t* out_value) {
+  return map_at(object_map(h, map), i, out_key, out_value);
+}
+bool object_json(const schedhost_object_t* h, schedhost_str_t pointer, schedhost_str_t* out) {
+  const cluster::ApiObject* o = object_of(h);
+  if (o == nullptr || out == nullptr) return false;
+  const std::optional<std::string_view> json = o->json_at(view(pointer));
+  if (!json) return false;
+  *out = str(*json);
+  return true;
+}
+size_t pod_owner_count(const schedhost_pod_t* h) {
+  return h == nullptr ? 0 : pod_of(h)->owner_references().size();
+}
+bool pod_owner_at(const schedhost_pod_t* h, size_t i, schedhost_owner_reference_t* out) {
+  if (h == nullptr || out == nullptr || i >= pod_of(h)->owner_references().size()) return false;
+  const cluster::OwnerReference& o = pod_of(h)->owner_references()[i];
+  *out = {str(o.api_version), str(o.kind), str(o.name), str(o.uid), o.controller};
+  return true;
+}
+size_t snapshot_pvc_users(const schedhost_call_t* call, schedhost_str_t ns, schedhost_str_t claim) {
+  const cluster::Snapshot* s = snapshot_of(call);
+  return s == nullptr ? 0 : s->pvc_users(view(ns), view(claim));
+}
+
 }  // namespace
 
 void fill_object_accessors(schedhost_host_api_t& t) {
+  t.object_count = &object_count;
+  t.object_at = &object_at;
+  t.object_get = &object_get;
+  t.object_string = &object_string;
+  t.object_map_get = &object_map_get;
+  t.object_map_count = &object_map_count;
+  t.object_map_at = &object_map_at;
+  t.object_json = &object_json;
+  t.pod_owner_count = &pod_owner_count;
+  t.pod_owner_at = &pod_owner_at;
+  t.snapshot_pvc_users = &snapshot_pvc_users;
   t.pod_string = &pod_string;
   t.pod_integer = &pod_integer;
   t.pod_map_get = &pod_map_get;

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "config/feature_gates.hpp"
+
 namespace schedhost::framework {
 
 struct PluginHost {
@@ -20,6 +22,10 @@ struct PluginHost {
 
 // The host API table every plugin receives: static, valid for the life of the process.
 const schedhost_host_api_t* host_api();
+
+// The feature gates plugins see through feature_enabled (ABI 1.8): set once by the command,
+// from --feature-gates, before any plugin is loaded; the v1.35 defaults until then.
+void set_plugin_feature_gates(const config::FeatureGates& gates);
 
 // Makes host_api() look like the table of an older 1.x host (struct_size and abi_minor of that
 // minor: later functions read as absent), to test plugins' fallbacks end to end

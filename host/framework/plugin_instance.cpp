@@ -143,6 +143,8 @@ bool PluginInstance::queueing_hint(const cluster::Pod& pod, const ClusterEvent& 
   e.new_pod = reinterpret_cast<const schedhost_pod_t*>(handle_of(event.pod));
   e.old_node = reinterpret_cast<const schedhost_node_t*>(handle_of(event.old_node));
   e.new_node = reinterpret_cast<const schedhost_node_t*>(handle_of(event.node));
+  e.old_object = reinterpret_cast<const schedhost_object_t*>(handle_of(event.old_object));
+  e.new_object = reinterpret_cast<const schedhost_object_t*>(handle_of(event.object));
   Call call;
   schedhost_queueing_hint_t answer = SCHEDHOST_QUEUE;
   {

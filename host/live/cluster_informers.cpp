@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cluster/object_kinds.hpp"
 #include "kube/resource.hpp"
 
 namespace schedhost::live {
@@ -19,6 +20,13 @@ std::vector<std::unique_ptr<kube::Informer>> cluster_informers(kube::ApiClient& 
   add(kube::Resource::nodes(), {}, cluster.node_handler());
   add(kube::Resource::namespaces(), {}, cluster.namespace_handler());
   add(kube::Resource::pod_disruption_budgets(), {}, cluster.pod_disruption_budget_handler());
+  // What the default profile's volume plugins and PodTopologySpread's default constraints read,
+  // as upstream's informer factory opens them for the default profile.
+  for (const cluster::ObjectKind& kind : cluster::object_kinds()) {
+    const kube::Resource resource{std::string(kind.group), std::string(kind.preferred_version()),
+                                  std::string(kind.plural), kind.namespaced};
+    add(resource, {}, cluster.object_handler(kind));
+  }
   kube::InformerOptions unfinished;
   unfinished.field_selector = "status.phase!=Succeeded,status.phase!=Failed";
   add(kube::Resource::pods(), unfinished, std::move(pods));

@@ -37,24 +37,37 @@ std::shared_ptr<const cluster::Pod> shared_pod(const cluster::NodeInfo& node,
   return nullptr;
 }
 
+// Upstream v1.35 sends cluster events for the storage kinds its volume plugins register
+// (PersistentVolume, PersistentVolumeClaim, the storage.k8s.io kinds), and none for Services and
+// the workload controllers, which only PodTopologySpread's default selector reads.
+bool sends_events(const cluster::ObjectKind& kind) {
+  return kind.kind.starts_with("Persistent") || kind.group == "storage.k8s.io";
+}
+
 }  // namespace
 
 LiveCluster::LiveCluster() = default;
 
-void LiveCluster::push(Kind kind, bool deleted, const kube::Object& object) {
+void LiveCluster::push(Kind kind, bool deleted, const kube::Object& object,
+                       const cluster::ObjectKind* object_kind) {
   std::lock_guard lock(mutex_);
-  pending_.push_back({kind, deleted, object});
+  pending_.push_back({kind, deleted, object, object_kind});
 }
 
-kube::InformerHandler LiveCluster::handler_for(Kind kind) {
-  return {[this, kind](const kube::Object& o, bool) { push(kind, false, o); },
-          [this, kind](const kube::Object& old, const kube::Object& now) {
-            // A relist redelivers unchanged objects: only a new version is a change.
-            if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
-              push(kind, false, now);
-            }
-          },
-          [this, kind](const kube::Object& o, bool) { push(kind, true, o); }};
+kube::InformerHandler LiveCluster::handler_for(Kind kind, const cluster::ObjectKind* object_kind) {
+  return {
+      [this, kind, object_kind](const kube::Object& o, bool) { push(kind, false, o, object_kind); },
+      [this, kind, object_kind](const kube::Object& old, const kube::Object& now) {
+        // A relist redelivers unchanged objects: only a new version is a change.
+        if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
+          push(kind, false, now, object_kind);
+        }
+      },
+      [this, kind, object_kind](const kube::Object& o, bool) { push(kind, true, o, object_kind); }};
+}
+
+kube::InformerHandler LiveCluster::object_handler(const cluster::ObjectKind& kind) {
+  return handler_for(Kind::Object, &kind);
 }
 
 kube::InformerHandler LiveCluster::node_handler() {
@@ -79,6 +92,7 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
   ClusterChanges out;
   bool namespaces_changed = false;
   bool budgets_changed = false;
+  std::set<const cluster::ObjectKind*> kinds_changed;
   for (const Change& c : changes) {
     try {
       switch (c.kind) {
@@ -98,6 +112,10 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
           namespaces_changed = true;
           break;
         }
+        case Kind::Object:
+          apply_object(c, out);
+          kinds_changed.insert(c.object_kind);
+          break;
         case Kind::Budget: {
           const std::string key = kube::object_key(*c.object);
           if (c.deleted) {
@@ -129,6 +147,14 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
     snapshot_.set_pod_disruption_budgets(list);
     ++out.others;
   }
+  // The other kinds are rebuilt per kind (a handful of PersistentVolumes or Services change at a
+  // time; the lists are shared, immutable, by the snapshot copies).
+  for (const cluster::ObjectKind* kind : kinds_changed) {
+    std::vector<std::shared_ptr<const cluster::ApiObject>> list;
+    for (const auto& [key, object] : objects_[kind])
+      list.push_back(object);
+    snapshot_.set_objects(*kind, std::move(list));
+  }
   // Bindings that finished but were never confirmed (the informer never showed them bound).
   for (auto it = assumed_.begin(); it != assumed_.end();) {
     if (it->second.binding_finished && now - it->second.finished_at > kAssumedPodTtl) {
@@ -145,6 +171,30 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
     }
   }
   return out;
+}
+
+void LiveCluster::apply_object(const Change& c, ClusterChanges& out) {
+  const cluster::ObjectKind& kind = *c.object_kind;
+  auto& known = objects_[&kind];
+  const std::string key = kube::object_key(*c.object);
+  const auto found = known.find(key);
+  std::shared_ptr<const cluster::ApiObject> old = found == known.end() ? nullptr : found->second;
+  ClusterEvent event;
+  if (c.deleted) {
+    if (!old) return;  // never seen (or refused when it came)
+    known.erase(found);
+    event = framework::object_event(kind.resource, SCHEDHOST_ACTION_DELETE);
+    event.old_object = std::move(old);
+  } else {
+    auto now = std::make_shared<const cluster::ApiObject>(kind, *c.object);
+    known[key] = now;
+    event = framework::object_event(kind.resource,
+                                    old ? SCHEDHOST_ACTION_ANY_UPDATE : SCHEDHOST_ACTION_ADD);
+    event.old_object = std::move(old);
+    event.object = std::move(now);
+  }
+  ++out.others;
+  if (sends_events(kind)) out.events.push_back(std::move(event));
 }
 
 void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/object_kinds.hpp"
 #include "cluster/snapshot.hpp"
 #include "kube/informer.hpp"
 #include "live/cluster_event.hpp"
@@ -46,6 +47,8 @@ class LiveCluster {
   kube::InformerHandler assigned_pod_handler();  // pods with spec.nodeName set
   kube::InformerHandler namespace_handler();
   kube::InformerHandler pod_disruption_budget_handler();
+  // One of the other kinds plugins read (cluster/object_kinds.hpp: PersistentVolumes, Services..).
+  kube::InformerHandler object_handler(const cluster::ObjectKind& kind);
 
   // Scheduling thread: applies what was queued. Objects the model refuses are logged and
   // skipped (a bad object must not stop the scheduler).
@@ -65,14 +68,18 @@ class LiveCluster {
   std::size_t assumed_count() const { return assumed_.size(); }
 
  private:
-  enum class Kind { Node, Pod, Namespace, Budget };
+  enum class Kind { Node, Pod, Namespace, Budget, Object };
   struct Change {
     Kind kind;
     bool deleted;
     kube::Object object;
+    const cluster::ObjectKind* object_kind = nullptr;  // Kind::Object
   };
-  void push(Kind kind, bool deleted, const kube::Object& object);
-  kube::InformerHandler handler_for(Kind kind);
+  void push(Kind kind, bool deleted, const kube::Object& object,
+            const cluster::ObjectKind* object_kind = nullptr);
+  kube::InformerHandler handler_for(Kind kind, const cluster::ObjectKind* object_kind = nullptr);
+  // Applies one change to objects_ and says, as upstream's event handlers, what happened.
+  void apply_object(const Change& c, ClusterChanges& out);
   void apply_node(const Change& c, ClusterChanges& out);
   void apply_pod(const Change& c, ClusterChanges& out);
   void place_orphans(const std::string& node_name, ClusterChanges& out);
@@ -90,6 +97,10 @@ class LiveCluster {
   std::map<std::string, std::map<std::string, std::shared_ptr<const cluster::Pod>>> orphans_;
   std::map<std::string, std::shared_ptr<const cluster::Namespace>> namespaces_;
   std::map<std::string, std::shared_ptr<const cluster::PodDisruptionBudget>> budgets_;
+  // The other kinds, by kind then store key.
+  std::map<const cluster::ObjectKind*,
+           std::map<std::string, std::shared_ptr<const cluster::ApiObject>>>
+      objects_;
 };
 
 }  // namespace schedhost::live

@@ -135,7 +135,7 @@ TEST(RunCommand, ABrokenPluginLibraryIsBadInputBeforeTheConfigIsRead) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "error: " + major +
-                       ": built for plugin ABI 2.0, this host has ABI 1.7: rebuild the plugin "
+                       ": built for plugin ABI 2.0, this host has ABI 1.8: rebuild the plugin "
                        "with the 1.x SDK\n"
                        "error: " +
                        no_entry +
@@ -323,7 +323,7 @@ TEST(RunCommand, ObjectsThatCountForNothingAreWarnedAbout) {
   RunInputs in;
   const std::string cluster = in.files.write(
       "extra.yaml", std::string(kTwoNodesOnePod) +
-                        "---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: "
+                        "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: web, namespace: "
                         "default}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: orphan, "
                         "namespace: default}\nspec: {nodeName: gone, containers: [{name: c, "
                         "image: x}]}\n");
@@ -333,8 +333,8 @@ TEST(RunCommand, ObjectsThatCountForNothingAreWarnedAbout) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("warning: " + cluster + ":"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(": Service \"default/web\" is not modelled by schedhost and counted for "
-                       "nothing: PodTopologySpread's system default constraints"),
+  EXPECT_NE(r.err.find(": ConfigMap \"default/web\" is not modelled by schedhost and counted for "
+                       "nothing: no scheduling plugin reads this kind"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find(": Pod \"default/orphan\" is bound to node \"gone\", which is not in the "
@@ -354,8 +354,22 @@ TEST(RunCommand, BadFeatureGatesAreOneLineEach) {
   EXPECT_EQ(unknown.out, "");
   EXPECT_EQ(unknown.err,
             "error: --feature-gates: unknown feature gate \"Nope\": this host knows "
-            "NominatedNodeNameForExpectation, OpportunisticBatching, SchedulerAsyncPreemption, "
-            "SchedulerPopFromBackoffQ\n");
+            "DynamicResourceAllocation, InPlacePodVerticalScaling, "
+            "MatchLabelKeysInPodTopologySpread, NodeInclusionPolicyInPodTopologySpread, "
+            "NominatedNodeNameForExpectation, OpportunisticBatching, PodLevelResources, "
+            "PodSchedulingReadiness, SchedulerAsyncPreemption, SchedulerPopFromBackoffQ, "
+            "SidecarContainers, StorageCapacityScoring, TaintTolerationComparisonOperators, "
+            "VolumeAttributesClass\n");
+  // A gate upstream locked (GA) keeps its value, as kube-scheduler refuses to change it.
+  const auto locked = run_schedhost(in.args({"--feature-gates", "SidecarContainers=false"}));
+  EXPECT_EQ(locked.exit_code, 2);
+  EXPECT_EQ(locked.err,
+            "error: --feature-gates: SidecarContainers=false: SidecarContainers is GA in "
+            "kube-scheduler v1.35 and locked to true: remove it from --feature-gates\n");
+  EXPECT_EQ(run_schedhost(in.args({"--feature-gates", "SidecarContainers=true"})).exit_code, 0);
+  EXPECT_EQ(run_schedhost(in.args({"--feature-gates", "MatchLabelKeysInPodTopologySpread=false"}))
+                .exit_code,
+            0);
   const auto value = run_schedhost(in.args({"--feature-gates", "OpportunisticBatching=maybe"}));
   EXPECT_EQ(value.exit_code, 2);
   EXPECT_EQ(value.err,

@@ -66,10 +66,12 @@ TEST(ClusterFileTest, KindList) {
   EXPECT_EQ(keys(cluster.running_pods), (std::vector<std::string>{"data/db-0"}));
   EXPECT_EQ(cluster.running_pods[0]->uid(), "0b7c3a52-0000-4000-8000-000000000001");
   EXPECT_EQ(keys(cluster.pending_pods), (std::vector<std::string>{"data/api-0"}));
-  ASSERT_EQ(cluster.ignored.size(), 1u);
-  EXPECT_EQ(cluster.ignored[0].kind, "Service");
-  EXPECT_EQ(cluster.ignored[0].name, "data/db");
-  EXPECT_EQ(cluster.ignored[0].location, (kData / "list.yaml").string() + ":26:3");
+  // A list's Service is read like any other object (PodTopologySpread's default selector).
+  EXPECT_TRUE(cluster.ignored.empty());
+  ASSERT_EQ(cluster.objects.size(), 1u);
+  EXPECT_EQ(cluster.objects[0]->resource(), "Service");
+  EXPECT_EQ(cluster.objects[0]->key(), "data/db");
+  EXPECT_TRUE(cluster.warnings.empty());
 }
 
 TEST(ClusterFileTest, TypedListsImplyTheirItemsKind) {
@@ -272,29 +274,32 @@ TEST(ClusterFileTest, APodBoundToAMissingNodeCountsOnNoNodeWithAWarning) {
   EXPECT_TRUE(cluster.snapshot().at(0).pods().empty());
 }
 
-// Each unmodelled kind: one line, with its count, its first object's place, and what is missing.
-TEST(ClusterFileTest, UnmodelledKindsAreOneWarningLineEach) {
+// Each kind read but not acted on in full (the claims and classes VolumeBinding would bind), and
+// each unmodelled kind: one line, with its count, its first object's place, and what is missing.
+TEST(ClusterFileTest, PartlyUsedAndUnmodelledKindsAreOneWarningLineEach) {
   const Cluster cluster = parse_cluster_text(
-      "kind: StorageClass\napiVersion: storage.k8s.io/v1\nmetadata: {name: fast}\n---\n"
+      "kind: StorageClass\napiVersion: storage.k8s.io/v1\nmetadata: {name: fast}\n"
+      "provisioner: x\n---\n"
       "kind: Service\napiVersion: v1\nmetadata: {name: web, namespace: shop}\n---\n"
-      "kind: StorageClass\napiVersion: storage.k8s.io/v1\nmetadata: {name: slow}\n---\n"
-      "kind: CSIStorageCapacity\napiVersion: storage.k8s.io/v1\nmetadata: {name: a}\n---\n"
-      "kind: CSIStorageCapacity\napiVersion: storage.k8s.io/v1\nmetadata: {name: b}\n",
+      "kind: StorageClass\napiVersion: storage.k8s.io/v1\nmetadata: {name: slow}\n"
+      "provisioner: x\n---\n"
+      "kind: ConfigMap\napiVersion: v1\nmetadata: {name: a}\n---\n"
+      "kind: CSIStorageCapacity\napiVersion: storage.k8s.io/v1\nmetadata: {name: a}\n"
+      "storageClassName: fast\n---\n"
+      "kind: CSINode\napiVersion: storage.k8s.io/v1\nmetadata: {name: node-a}\n",
       "cluster.yaml");
-  const std::string volumes =
-      "the volume plugins (VolumeBinding, VolumeRestrictions, VolumeZone, NodeVolumeLimits) are "
-      "not in schedhost's default profile yet, so volumes do not constrain where pods go";
+  const std::string binding =
+      "VolumeBinding is not in schedhost yet: an unbound claim is never bound (its pod is placed "
+      "as if the claim were not there) and a bound claim's PersistentVolume node affinity does "
+      "not constrain where its pod goes";
+  // The Service and the CSINode are read and used in full: no line.
   EXPECT_EQ(cluster.warnings,
             (std::vector<std::string>{
-                "cluster.yaml:1:1: 2 StorageClasses (the first \"fast\") are not modelled by "
-                "schedhost and counted for nothing: " +
-                    volumes,
-                "cluster.yaml:5:1: Service \"shop/web\" is not modelled by schedhost and counted "
-                "for nothing: PodTopologySpread's system default constraints (defaultingType: "
-                "System) do not spread the pods it selects",
-                "cluster.yaml:13:1: 2 CSIStorageCapacities (the first \"a\") are not modelled by "
-                "schedhost and counted for nothing: " +
-                    volumes}));
+                "cluster.yaml:1:1: 2 StorageClasses (the first \"fast\") are read, but " + binding,
+                "cluster.yaml:19:1: CSIStorageCapacity \"default/a\" is read, but " + binding,
+                "cluster.yaml:15:1: ConfigMap \"a\" is not modelled by schedhost and counted for "
+                "nothing: no scheduling plugin reads this kind"}));
+  EXPECT_EQ(cluster.objects.size(), 5u);
 }
 
 TEST_F(ClusterFileErrorTest, UnsupportedApiVersion) {

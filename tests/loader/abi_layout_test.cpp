@@ -9,8 +9,9 @@ namespace {
 TEST(AbiLayout, OneDotZeroSizesAreTheHeaderSizesOfThisMajor) {
   // 1.1, 1.2, 1.4 and 1.5 appended to the host table only; 1.3 to the vtable too
   // (events_to_register and queueing_hint), and 1.6 (sign_pod and pre_bind_pre_flight): the
-  // other structs a plugin fills in keep their 1.0 sizes. 1.7 added action bits, no field.
-  static_assert(SCHEDHOST_ABI_MINOR == 7, "update: a later minor only makes structs longer");
+  // other structs a plugin fills in keep their 1.0 sizes. 1.7 added action bits, no field; 1.8
+  // appended to the host table and to schedhost_cluster_event_t, which the host fills in.
+  static_assert(SCHEDHOST_ABI_MINOR == 8, "update: a later minor only makes structs longer");
   EXPECT_EQ(sizeof(schedhost_library_t), kLibrarySize_1_0);
   EXPECT_EQ(sizeof(schedhost_plugin_descriptor_t), kPluginDescriptorSize_1_0);
   EXPECT_EQ(sizeof(schedhost_plugin_vtable_t), kPluginVtableSize_1_0 + 4 * sizeof(void*));

@@ -8,11 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "cluster/api_object.hpp"
 #include "cluster/node.hpp"
+#include "cluster/object_kinds.hpp"
 #include "cluster/pod.hpp"
 #include "cluster/snapshot.hpp"
+#include "config/feature_gates.hpp"
 #include "framework/call.hpp"
 #include "framework/cycle_state.hpp"
+#include "framework/plugin_host.hpp"
 #include "framework/plugin_instance.hpp"
 #include "loader/plugin_registry.hpp"
 
@@ -93,6 +97,58 @@ TEST(HostApi, APluginSeesExactlyThePodTheNodeAndTheSnapshot) {
           "node image web:1 500000000 on 2", "node pod db-0", "node pods with affinity 0",
           "node json /metadata/name \"node-a\"", "snapshot node-a node-b",
           "snapshot node-b? yes, node-z? no"));
+}
+
+// ABI 1.8: the objects of other kinds, a pod's owners, the claim counts and the feature gates,
+// as a plugin reads them through the real host table.
+TEST(HostApi, APluginSeesTheOtherKindsTheOwnersTheClaimsAndTheGates) {
+  config::FeatureGates gates = config::parse_feature_gates("StorageCapacityScoring=true");
+  framework::set_plugin_feature_gates(gates);
+  loader::PluginRegistry registry;
+  registry.load_file(std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/sdk/wrapper_fixture.so");
+  ASSERT_TRUE(registry.failures().empty());
+  auto inspector = framework::PluginInstance::create(*registry.find("ObjectInspector"), "{}");
+  framework::set_plugin_feature_gates({});  // created: the instance keeps what it read
+
+  const auto node_a = node(R"({"metadata":{"name":"node-a"}})");
+  const auto user = pod(R"({"metadata":{"name":"db-0","namespace":"shop"},
+    "spec":{"nodeName":"node-a","volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"data"}}]}})");
+  cluster::Snapshot snapshot({node_a}, {user});
+  auto object = [](const char* kind, const char* json) {
+    return std::make_shared<const cluster::ApiObject>(*cluster::find_object_kind(kind),
+                                                      nlohmann::json::parse(json));
+  };
+  snapshot.set_objects(*cluster::find_object_kind("PersistentVolume"),
+                       {object("PersistentVolume", R"({"metadata":{"name":"pv-1","uid":"u-pv",
+                          "resourceVersion":"7","labels":{"topology.kubernetes.io/zone":"z1"},
+                          "annotations":{"note":"fast"}},
+                          "spec":{"capacity":{"storage":"10Gi"}}})")});
+  snapshot.set_objects(
+      *cluster::find_object_kind("PersistentVolumeClaim"),
+      {object("PersistentVolumeClaim", R"({"metadata":{"name":"data","namespace":"shop"}})"),
+       object("PersistentVolumeClaim", R"({"metadata":{"name":"cache"}})"),
+       object("PersistentVolumeClaim", R"({"metadata":{"name":"a","namespace":"shop"}})")});
+
+  const auto pending = pod(R"({"metadata":{"name":"web-1","namespace":"shop","ownerReferences":[
+      {"apiVersion":"v1","kind":"Node","name":"n","uid":"u-n"},
+      {"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-7d9","uid":"u-rs","controller":true}]}})");
+  framework::Call call(&snapshot);
+  framework::CycleState state;
+  ASSERT_EQ(inspector->vtable().filter(inspector->self(), call.handle(), state.handle(),
+                                       reinterpret_cast<const schedhost_pod_t*>(pending.get()),
+                                       reinterpret_cast<const schedhost_node_t*>(&snapshot.at(0))),
+            SCHEDHOST_UNSCHEDULABLE);
+  EXPECT_THAT(call.reasons(),
+              ElementsAre("PersistentVolume: /pv-1",
+                          "PersistentVolumeClaim: default/cache shop/a shop/data",
+                          "Service:", "PersistentVolumeClaim in shop: a data",
+                          "pv-1 resource=PersistentVolume uid=u-pv rv=7 zone=z1 note=fast "
+                          "storage=\"10Gi\"",
+                          "pv-1 label topology.kubernetes.io/zone=z1",
+                          "pv-2? no, shop/data? yes, default/data? no", "owner v1 Node n u-n",
+                          "owner apps/v1 ReplicaSet web-7d9 u-rs controller", "controller web-7d9",
+                          "users of shop/data 1, of shop/other 0",
+                          "gates MatchLabelKeysInPodTopologySpread=1 StorageCapacityScoring=1"));
 }
 
 }  // namespace

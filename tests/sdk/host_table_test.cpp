@@ -39,13 +39,13 @@ TEST(HostTable, TheHostDeclaresItsVersionAndSize) {
   const schedhost_host_api_t* api = framework::host_api();
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_EQ(api->abi_major, 1u);
-  EXPECT_EQ(api->abi_minor, 7u);
+  EXPECT_EQ(api->abi_minor, 8u);
 }
 
 TEST(HostTable, AnOlderMinorCanBeEmulatedAndTheCurrentOneRestored) {
   const schedhost_host_api_t* api = framework::host_api();
-  EXPECT_FALSE(framework::emulate_host_abi_minor(8));
-  EXPECT_EQ(api->abi_minor, 7u);
+  EXPECT_FALSE(framework::emulate_host_abi_minor(9));
+  EXPECT_EQ(api->abi_minor, 8u);
   ASSERT_TRUE(framework::emulate_host_abi_minor(1));
   EXPECT_EQ(api->abi_minor, 1u);
   EXPECT_EQ(api->struct_size, offsetof(schedhost_host_api_t, snapshot_id));
@@ -71,10 +71,20 @@ TEST(HostTable, AnOlderMinorCanBeEmulatedAndTheCurrentOneRestored) {
   EXPECT_TRUE(Host(api, nullptr).has(&schedhost_host_api_t::process_preemption));
   EXPECT_FALSE(Host(api, nullptr).has(&schedhost_host_api_t::add_sign_fragment));
   ASSERT_TRUE(framework::emulate_host_abi_minor(6));
-  EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
+  EXPECT_EQ(api->struct_size, offsetof(schedhost_host_api_t, object_count));
   EXPECT_TRUE(Host(api, nullptr).has(&schedhost_host_api_t::add_sign_fragment));
   ASSERT_TRUE(framework::emulate_host_abi_minor(7));  // 1.7 appended constants only
+  EXPECT_EQ(api->struct_size, offsetof(schedhost_host_api_t, object_count));
+  EXPECT_FALSE(Host(api, nullptr).has(&schedhost_host_api_t::object_count));
+  EXPECT_FALSE(Host(api, nullptr).has(&schedhost_host_api_t::feature_enabled));
+  EXPECT_TRUE(Host(api, nullptr).feature_enabled("MatchLabelKeysInPodTopologySpread", false) ==
+              false);  // an older host: the plugin's own fallback
+  ASSERT_TRUE(framework::emulate_host_abi_minor(8));
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
+  EXPECT_TRUE(Host(api, nullptr).has(&schedhost_host_api_t::feature_enabled));
+  EXPECT_TRUE(Host(api, nullptr).feature_enabled("MatchLabelKeysInPodTopologySpread", false));
+  EXPECT_FALSE(Host(api, nullptr).feature_enabled("StorageCapacityScoring", true));
+  EXPECT_FALSE(Host(api, nullptr).feature_enabled("NoSuchGate", true));
 }
 
 }  // namespace

@@ -54,12 +54,13 @@ TEST_F(Wrapper, RegistersExactlyTheMethodsEachClassHas) {
   EXPECT_EQ(lib.name, "wrapper-fixture");
   EXPECT_EQ(lib.version, "2.3.4");
   EXPECT_THAT(lib.build_info, ::testing::StartsWith("schedhost C++ SDK built by "));
-  ASSERT_EQ(lib.plugins.size(), 5u);
+  ASSERT_EQ(lib.plugins.size(), 6u);
   EXPECT_EQ(point_names(lib.plugins[0].points).size(), kExtensionPointCount);
   EXPECT_THAT(point_names(registry_.find("ArgsEcho")->points), ElementsAre("Filter"));
   EXPECT_THAT(point_names(registry_.find("NoArgs")->points), ElementsAre("Filter"));
   EXPECT_THAT(point_names(registry_.find("StateCounter")->points),
               ElementsAre("PreFilter", "PreFilterExtensions", "Filter"));
+  EXPECT_THAT(point_names(registry_.find("ObjectInspector")->points), ElementsAre("Filter"));
 }
 
 // Calls every status-returning hook of Scripted and returns {code, reasons} of each.

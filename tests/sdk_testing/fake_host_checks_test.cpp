@@ -66,10 +66,10 @@ std::string load_error(const schedhost_library_t& lib) {
 
 TEST(FakeHostChecks, RefusesAnotherMajorOrANewerMinor) {
   EXPECT_EQ(load_error(library(2, 0)),
-            "built for plugin ABI 2.0, this host has ABI 1.7: rebuild the plugin with the 1.x SDK");
-  EXPECT_EQ(load_error(library(1, 8)),
-            "needs plugin ABI 1.8 or newer, this host has ABI 1.7: upgrade schedhost, or rebuild "
-            "the plugin for ABI 1.7");
+            "built for plugin ABI 2.0, this host has ABI 1.8: rebuild the plugin with the 1.x SDK");
+  EXPECT_EQ(load_error(library(1, 9)),
+            "needs plugin ABI 1.9 or newer, this host has ABI 1.8: upgrade schedhost, or rebuild "
+            "the plugin for ABI 1.8");
   EXPECT_EQ(load_error(library(1, 0)), "");
 }
 

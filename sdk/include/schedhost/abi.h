@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #define SCHEDHOST_ABI_MAJOR 1
-#define SCHEDHOST_ABI_MINOR 7
+#define SCHEDHOST_ABI_MINOR 8
 
 /* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
 #define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
@@ -178,6 +178,16 @@ enum {
   SCHEDHOST_CONTAINER_SIDECAR = 2 /* an init container with restartPolicy: Always */
 };
 
+/* 1.8: string fields of an object of the other kinds (object_string). An unset field is "". */
+typedef int32_t schedhost_object_string_t;
+enum {
+  SCHEDHOST_OBJECT_NAME = 0,
+  SCHEDHOST_OBJECT_NAMESPACE = 1, /* "" for a cluster-scoped kind (PersistentVolume...) */
+  SCHEDHOST_OBJECT_UID = 2,
+  SCHEDHOST_OBJECT_RESOURCE_VERSION = 3, /* opaque, as the API server gave it; "" in a file */
+  SCHEDHOST_OBJECT_RESOURCE = 4          /* the resource name lookups take: "PersistentVolume" */
+};
+
 /* 1.3: what happened to an object in a cluster event, upstream's ActionType bits. A registration
  * (register_event) names a set of bits; an event carries the bits of what changed. As upstream
  * v1.35, an update is one event per property that changed (a node whose labels and taints changed
@@ -207,7 +217,7 @@ typedef uint32_t schedhost_action_t;
 #define SCHEDHOST_ACTION_UPDATE_POD_SCALE_DOWN 512u  /* a resource request shrank or went away */
 #define SCHEDHOST_ACTION_UPDATE_POD_TOLERATION 1024u /* tolerations were added */
 #define SCHEDHOST_ACTION_UPDATE_POD_SCHEDULING_GATES_ELIMINATED 2048u /* the last gate went */
-#define SCHEDHOST_ACTION_UPDATE_POD_GENERATED_RESOURCE_CLAIM 4096u /* status.resourceClaim* */
+#define SCHEDHOST_ACTION_UPDATE_POD_GENERATED_RESOURCE_CLAIM 4096u    /* status.resourceClaim* */
 /* Every update bit: upstream v1.35's Update. A library built against 1.3-1.6 that registered
  * UPDATE (or any of its bits) on "Pod" or "*" is read as having registered ANY_UPDATE there, and
  * ALL anywhere as ANY; its hints see pod updates as UPDATE and v1.28's labels. */
@@ -249,6 +259,15 @@ typedef struct schedhost_container {
   schedhost_str_t image;
   schedhost_container_kind_t kind;
 } schedhost_container_t;
+
+/* 1.8: one of a pod's metadata.ownerReferences (pod_owner_at). Frozen: never grows. */
+typedef struct schedhost_owner_reference {
+  schedhost_str_t api_version; /* "apps/v1" */
+  schedhost_str_t kind;        /* "ReplicaSet" */
+  schedhost_str_t name;
+  schedhost_str_t uid;
+  bool controller; /* controller: true (at most one owner of an object has it) */
+} schedhost_owner_reference_t;
 
 /* One image name present on a node; an image with several names appears once per name. */
 typedef struct schedhost_image {
@@ -308,6 +327,10 @@ typedef struct schedhost_cluster_event {
    * (since 1.7 also the node a NodeDelete removed). */
   const struct schedhost_node* old_node; /* update, delete */
   const struct schedhost_node* new_node; /* add, update */
+  /* 1.8: events on the other resources (PersistentVolume, storage.k8s.io/StorageClass...): the
+   * object before and after, read with object_string / object_map_* / object_json. */
+  const struct schedhost_object* old_object; /* update, delete */
+  const struct schedhost_object* new_object; /* add, update */
 } schedhost_cluster_event_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -319,6 +342,9 @@ typedef struct schedhost_pod schedhost_pod_t;   /* one Pod object */
 typedef struct schedhost_node schedhost_node_t; /* NodeInfo: a Node, its pods, their requests */
 typedef struct schedhost_cycle_state schedhost_cycle_state_t; /* one pod's CycleState */
 typedef struct schedhost_dry_run schedhost_dry_run_t; /* a what-if copy of one node, preemption */
+/* 1.8: an object of another kind than Pod and Node (a PersistentVolume, a Service...), as the
+ * snapshot holds it: immutable. */
+typedef struct schedhost_object schedhost_object_t;
 
 /* How the host copies and frees a value a plugin stores in the cycle state. Plugin-owned static
  * storage; its address is also the value's type tag (see state_read). */
@@ -571,7 +597,48 @@ typedef struct schedhost_host_api {
   void (*add_sign_fragment)(schedhost_call_t* call, schedhost_str_t key,
                             schedhost_str_t value_json);
 
-  /* 1.7 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
+  /* -- 1.8: the objects of other kinds the snapshot holds, for the volume plugins and
+   * PodTopologySpread's default constraints (upstream's listers). `resource` is a name as in
+   * schedhost_cluster_event_t: "PersistentVolume", "PersistentVolumeClaim", "Service",
+   * "ReplicationController", "apps/ReplicaSet", "apps/StatefulSet", "storage.k8s.io/StorageClass",
+   * "storage.k8s.io/CSINode", "storage.k8s.io/CSIDriver", "storage.k8s.io/CSIStorageCapacity";
+   * an unknown name has no objects. `ns` "" means every namespace (and is what a cluster-scoped
+   * kind takes). Objects are ordered by namespace, then name. Handles and views are borrowed until
+   * the hook returns. [call], and from the threads of a [concurrent] hook -- */
+  size_t (*object_count)(const schedhost_call_t* call, schedhost_str_t resource,
+                         schedhost_str_t ns);
+  /* The index-th object of object_count's list; NULL past the end. */
+  const schedhost_object_t* (*object_at)(const schedhost_call_t* call, schedhost_str_t resource,
+                                         schedhost_str_t ns, size_t index);
+  /* The object ns/name ("" ns for a cluster-scoped kind); NULL when the snapshot has none. */
+  const schedhost_object_t* (*object_get)(const schedhost_call_t* call, schedhost_str_t resource,
+                                          schedhost_str_t ns, schedhost_str_t name);
+  /* Accessors of an object: as pod_string, pod_map_* (LABELS, ANNOTATIONS) and pod_json.
+   * [any-thread] */
+  schedhost_str_t (*object_string)(const schedhost_object_t* object,
+                                   schedhost_object_string_t field);
+  bool (*object_map_get)(const schedhost_object_t* object, schedhost_map_t map, schedhost_str_t key,
+                         schedhost_str_t* out_value);
+  size_t (*object_map_count)(const schedhost_object_t* object, schedhost_map_t map);
+  bool (*object_map_at)(const schedhost_object_t* object, schedhost_map_t map, size_t index,
+                        schedhost_str_t* out_key, schedhost_str_t* out_value);
+  bool (*object_json)(const schedhost_object_t* object, schedhost_str_t json_pointer,
+                      schedhost_str_t* out_json);
+  /* A pod's metadata.ownerReferences, in order. [any-thread] */
+  size_t (*pod_owner_count)(const schedhost_pod_t* pod);
+  bool (*pod_owner_at)(const schedhost_pod_t* pod, size_t index, schedhost_owner_reference_t* out);
+  /* How many pods placed on the snapshot's nodes mount the PersistentVolumeClaim ns/claim
+   * through a persistentVolumeClaim volume (upstream's usedPVCSet, for ReadWriteOncePod). [call],
+   * and from the threads of a [concurrent] hook */
+  size_t (*snapshot_pvc_users)(const schedhost_call_t* call, schedhost_str_t ns,
+                               schedhost_str_t claim);
+  /* Whether upstream feature gate `gate` ("MatchLabelKeysInPodTopologySpread") is on in this
+   * process: as --feature-gates set it, else its kube-scheduler v1.35 default; false for a gate
+   * the host does not know. Fixed for the life of the process, so read it in create(). [any-thread]
+   */
+  bool (*feature_enabled)(const schedhost_host_t* host, schedhost_str_t gate);
+
+  /* 1.9 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;
 
 /* ---------------------------------------------------------------------------------------------

@@ -56,7 +56,8 @@ inline constexpr std::uint32_t kUpdate = SCHEDHOST_ACTION_ANY_UPDATE;
 inline constexpr std::uint32_t kAll = SCHEDHOST_ACTION_ANY;
 }  // namespace action
 
-// Upstream's names of the resources events are about ("<plural>.<version>.<group>" for others).
+// Upstream's names of the resources events are about ("<plural>.<version>.<group>" for others),
+// which are also the names object lookups take (Context::objects, ABI 1.8).
 namespace resource {
 inline constexpr std::string_view kPod = "Pod";
 inline constexpr std::string_view kNode = "Node";
@@ -66,6 +67,11 @@ inline constexpr std::string_view kStorageClass = "storage.k8s.io/StorageClass";
 inline constexpr std::string_view kCSINode = "storage.k8s.io/CSINode";
 inline constexpr std::string_view kCSIDriver = "storage.k8s.io/CSIDriver";
 inline constexpr std::string_view kCSIStorageCapacity = "storage.k8s.io/CSIStorageCapacity";
+// Kinds the snapshot holds for lookups (Context::objects) but that upstream sends no event for.
+inline constexpr std::string_view kService = "Service";
+inline constexpr std::string_view kReplicationController = "ReplicationController";
+inline constexpr std::string_view kReplicaSet = "apps/ReplicaSet";
+inline constexpr std::string_view kStatefulSet = "apps/StatefulSet";
 inline constexpr std::string_view kResourceClaim = "resource.k8s.io/ResourceClaim";
 inline constexpr std::string_view kResourceSlice = "resource.k8s.io/ResourceSlice";
 inline constexpr std::string_view kDeviceClass = "resource.k8s.io/DeviceClass";
@@ -99,6 +105,8 @@ struct ClusterEvent {
   std::optional<Pod> new_pod;  // pod add, update
   std::optional<NodeInfo> old_node;  // node update: the Node as it was, without its pods
   std::optional<NodeInfo> new_node;  // node add, update: with its pods
+  std::optional<Object> old_object;  // other resources' update, delete (ABI 1.8)
+  std::optional<Object> new_object;  // other resources' add, update (ABI 1.8)
 
   // Whether this is one of `any_of` (action:: bits) on `resource_name`.
   bool is(std::string_view resource_name, std::uint32_t any_of) const {
@@ -117,6 +125,16 @@ inline ClusterEvent to_event(const schedhost_host_api_t* api, const schedhost_cl
   if (e.new_pod != nullptr) out.new_pod.emplace(api, e.new_pod);
   if (e.old_node != nullptr) out.old_node.emplace(api, e.old_node);
   if (e.new_node != nullptr) out.new_node.emplace(api, e.new_node);
+  // Fields a host older than 1.8 did not fill in lie past its struct_size.
+  const auto has = [&e](std::size_t end) { return end <= e.struct_size; };
+  if (has(offsetof(schedhost_cluster_event_t, old_object) + sizeof(void*)) &&
+      e.old_object != nullptr) {
+    out.old_object.emplace(api, e.old_object);
+  }
+  if (has(offsetof(schedhost_cluster_event_t, new_object) + sizeof(void*)) &&
+      e.new_object != nullptr) {
+    out.new_object.emplace(api, e.new_object);
+  }
   return out;
 }
 

@@ -1,7 +1,7 @@
 // schedhost/context.hpp - the current call: the snapshot it sees (nodes, namespaces,
-// PodDisruptionBudgets), the pods waiting at Permit, and for PostFilter the preemption tools
-// (dry runs, parallel_for, the run's random numbers).
-// Valid until the hook returns, on the hook's thread ([call]).
+// PodDisruptionBudgets, the objects of other kinds), the pods waiting at Permit, and for PostFilter
+// the preemption tools (dry runs, parallel_for, the run's random numbers). Valid until the hook
+// returns, on the hook's thread ([call]).
 #pragma once
 
 #include <schedhost/abi.h>
@@ -120,6 +120,34 @@ class Context {
     schedhost_str_t out{};
     if (fn == nullptr || !fn(call_, to_str(ns), to_str(key), &out)) return std::nullopt;
     return to_view(out);
+  }
+
+  // The snapshot's objects of `resource` (ABI 1.8; a resource:: name such as
+  // resource::kPersistentVolume) in namespace ns ("" for every namespace, and for cluster-scoped
+  // kinds), ordered by namespace then name. Empty on an older host.
+  auto objects(std::string_view resource_name, std::string_view ns = {}) const {
+    auto count = detail::host_fn(api_, &schedhost_host_api_t::object_count);
+    auto at = detail::host_fn(api_, &schedhost_host_api_t::object_at);
+    return make_index_range<Object>(
+        count == nullptr || at == nullptr ? 0 : count(call_, to_str(resource_name), to_str(ns)),
+        [api = api_, call = call_, at, resource_name, ns](std::size_t i) {
+          return Object(api, at(call, to_str(resource_name), to_str(ns), i));
+        });
+  }
+  // One object by namespace ("" for a cluster-scoped kind) and name; nullopt when absent.
+  std::optional<Object> object(std::string_view resource_name, std::string_view ns,
+                               std::string_view name) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::object_get);
+    const schedhost_object_t* o =
+        fn == nullptr ? nullptr : fn(call_, to_str(resource_name), to_str(ns), to_str(name));
+    if (o == nullptr) return std::nullopt;
+    return Object(api_, o);
+  }
+  // How many pods placed on the snapshot's nodes mount PersistentVolumeClaim ns/claim (upstream's
+  // usedPVCSet; 0 on a host older than ABI 1.8).
+  std::size_t pvc_users(std::string_view ns, std::string_view claim) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::snapshot_pvc_users);
+    return fn == nullptr ? 0 : fn(call_, to_str(ns), to_str(claim));
   }
 
   // Pods currently waiting at Permit.

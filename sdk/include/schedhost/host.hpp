@@ -32,6 +32,13 @@ class Host {
     return detail::host_fn(api_, member) != nullptr;
   }
 
+  // Whether upstream feature gate `gate` is on (--feature-gates, else its kube-scheduler v1.35
+  // default; ABI 1.8). On an older host, `fallback`: the default the plugin was written for.
+  bool feature_enabled(std::string_view gate, bool fallback) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::feature_enabled);
+    return fn == nullptr ? fallback : fn(host_, to_str(gate));
+  }
+
   bool log_enabled(LogLevel level) const {
     return api_->log_enabled(host_, static_cast<schedhost_log_level_t>(level));
   }

@@ -100,6 +100,12 @@ struct ImageState {
   std::int32_t num_nodes;
 };
 
+// One of a pod's metadata.ownerReferences (ABI 1.8).
+struct OwnerReference {
+  std::string_view api_version, kind, name, uid;
+  bool controller;
+};
+
 namespace detail {
 inline HostPort host_port(const schedhost_host_port_t& p) {
   return {to_view(p.host_ip), to_view(p.protocol), p.port};
@@ -223,7 +229,36 @@ struct NodeFns {
   static constexpr auto json = &schedhost_host_api_t::node_json;
 };
 
+// Objects of the other kinds (ABI 1.8): names, labels, annotations and JSON only.
+struct ObjectFns {
+  using Handle = schedhost_object_t;
+  using StringField = schedhost_object_string_t;
+  using IntegerField = std::int32_t;  // objects have no integer accessor
+  static constexpr auto string = &schedhost_host_api_t::object_string;
+  static constexpr auto map_get = &schedhost_host_api_t::object_map_get;
+  static constexpr auto map_count = &schedhost_host_api_t::object_map_count;
+  static constexpr auto map_at = &schedhost_host_api_t::object_map_at;
+  static constexpr auto json = &schedhost_host_api_t::object_json;
+};
+
 }  // namespace detail
+
+// One object of another kind than Pod and Node (a PersistentVolume, a Service...), as the
+// snapshot holds it (ABI 1.8): its names, labels, annotations, and any field as JSON. Cheap to
+// copy: two pointers.
+class Object : public detail::ObjectView<detail::ObjectFns> {
+ public:
+  using ObjectView::ObjectView;
+
+  std::string_view name() const { return string(SCHEDHOST_OBJECT_NAME); }
+  // "" for a cluster-scoped kind.
+  std::string_view namespace_name() const { return string(SCHEDHOST_OBJECT_NAMESPACE); }
+  std::string_view uid() const { return string(SCHEDHOST_OBJECT_UID); }
+  // Opaque, as the API server gave it ("" for an object read from a file without one).
+  std::string_view resource_version() const { return string(SCHEDHOST_OBJECT_RESOURCE_VERSION); }
+  // The resource name lookups take ("PersistentVolume", "storage.k8s.io/StorageClass").
+  std::string_view resource() const { return string(SCHEDHOST_OBJECT_RESOURCE); }
+};
 
 // One Pod. Cheap to copy: two pointers.
 class Pod : public detail::ObjectView<detail::PodFns> {
@@ -273,6 +308,22 @@ class Pod : public detail::ObjectView<detail::PodFns> {
     return list<HostPort, schedhost_host_port_t>(&schedhost_host_api_t::pod_host_port_count,
                                                  &schedhost_host_api_t::pod_host_port_at,
                                                  &detail::host_port);
+  }
+  // metadata.ownerReferences, in order (empty on a host older than ABI 1.8).
+  auto owner_references() const {
+    return list<OwnerReference, schedhost_owner_reference_t>(
+        &schedhost_host_api_t::pod_owner_count, &schedhost_host_api_t::pod_owner_at,
+        [](const schedhost_owner_reference_t& o) {
+          return OwnerReference{to_view(o.api_version), to_view(o.kind), to_view(o.name),
+                                to_view(o.uid), o.controller};
+        });
+  }
+  // The owner with controller: true, if any (upstream's metav1.GetControllerOf).
+  std::optional<OwnerReference> controller() const {
+    for (const OwnerReference& owner : owner_references()) {
+      if (owner.controller) return owner;
+    }
+    return std::nullopt;
   }
   auto containers() const {
     return list<Container, schedhost_container_t>(

@@ -16,6 +16,8 @@
 #include <schedhost/detail/action_names.hpp>
 #include <schedhost/testing/fake_objects.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -54,6 +56,26 @@ struct FakeClusterEvent {
   std::optional<FakePod> new_pod;         // pod add, update
   std::optional<FakeEventNode> old_node;  // node update: the Node as it was; node delete
   std::optional<FakeEventNode> new_node;  // node add, update
+  std::optional<nlohmann::json> old_object;  // other resources (1.8): update, delete
+  std::optional<nlohmann::json> new_object;  // other resources (1.8): add, update
+
+  // An event on another resource (ABI 1.8): a PersistentVolume added, a StorageClass updated...
+  // resource as abi.h names it, action ADD, DELETE or SCHEDHOST_ACTION_ANY_UPDATE
+  // (upstream sends other resources' updates as Update), objects as kubectl prints them (null
+  // where the action has none).
+  static FakeClusterEvent object_event(std::string resource, std::uint32_t action,
+                                       nlohmann::json old_object, nlohmann::json new_object) {
+    if (action != SCHEDHOST_ACTION_ADD && action != SCHEDHOST_ACTION_DELETE &&
+        action != SCHEDHOST_ACTION_ANY_UPDATE) {
+      throw std::invalid_argument("object event: action " + std::to_string(action) +
+                                  " is not ADD, DELETE or ANY_UPDATE");
+    }
+    // Labelled as upstream's ClusterEvent.Label(): "storage.k8s.io/StorageClassAdd".
+    FakeClusterEvent e = of(resource.c_str(), action, resource.c_str());
+    if (!old_object.is_null()) e.old_object = std::move(old_object);
+    if (!new_object.is_null()) e.new_object = std::move(new_object);
+    return e;
+  }
 
   // Node add: "NodeAdd" (Node, Add).
   static FakeClusterEvent node_add(FakeEventNode node) {

@@ -6,21 +6,25 @@
 
 #include <dlfcn.h>
 #include <schedhost/abi.h>
+#include <schedhost/detail/feature_gates.hpp>
 #include <schedhost/detail/library_rules.hpp>
 #include <schedhost/testing/fake_cycle_state.hpp>
 #include <schedhost/testing/fake_objects.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -52,13 +56,67 @@ inline schedhost_str_t str(std::string_view s) {
   return {s.data(), s.size()};
 }
 
+// A string member of a JSON object, "" when absent or not a string.
+inline std::string text_member(const nlohmann::json& object, const char* key) {
+  const auto it = object.is_object() ? object.find(key) : object.end();
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// metadata.ownerReferences of an object, as the host reads them (entries not mappings skipped).
+struct OwnerRecord {
+  std::string api_version, kind, name, uid;
+  bool controller = false;
+};
+inline std::vector<OwnerRecord> owners_of(const nlohmann::json& object) {
+  std::vector<OwnerRecord> out;
+  const nlohmann::json::json_pointer where("/metadata/ownerReferences");
+  if (!object.contains(where) || !object.at(where).is_array()) return out;
+  for (const nlohmann::json& o : object.at(where)) {
+    if (!o.is_object()) continue;
+    const auto c = o.find("controller");
+    out.push_back({text_member(o, "apiVersion"), text_member(o, "kind"), text_member(o, "name"),
+                   text_member(o, "uid"), c != o.end() && c->is_boolean() && c->get<bool>()});
+  }
+  return out;
+}
+
 // A pod as handed to plugins: the fake plus what the host derives from it, at a stable address.
 struct PodRecord {
   explicit PodRecord(FakePod p)
-      : pod(std::move(p)), nonzero(pod.nonzero_requests()), object(pod.object()) {}
+      : pod(std::move(p)),
+        nonzero(pod.nonzero_requests()),
+        object(pod.object()),
+        owners(owners_of(object)) {}
   FakePod pod;
   ResourceMap nonzero;
   nlohmann::json object;
+  std::vector<OwnerRecord> owners;
+  JsonCache json;
+};
+
+// An object of another kind (add_object): its JSON and the names the accessors return.
+struct ObjectRecord {
+  ObjectRecord(std::string resource_name, nlohmann::json o)
+      : resource(std::move(resource_name)), object(std::move(o)) {
+    const nlohmann::json& metadata =
+        object.contains("metadata") ? object["metadata"] : nlohmann::json::object();
+    name = text_member(metadata, "name");
+    namespace_name = text_member(metadata, "namespace");
+    uid = text_member(metadata, "uid");
+    resource_version = text_member(metadata, "resourceVersion");
+    for (const char* key : {"labels", "annotations"}) {
+      const auto m = metadata.is_object() ? metadata.find(key) : metadata.end();
+      if (m == metadata.end() || !m->is_object()) continue;
+      StringMap& into = std::string_view(key) == "labels" ? labels : annotations;
+      for (const auto& [k, v] : m->items()) {
+        if (v.is_string()) into[k] = v.get<std::string>();
+      }
+    }
+  }
+  std::string resource;
+  nlohmann::json object;
+  std::string name, namespace_name, uid, resource_version;
+  StringMap labels, annotations;
   JsonCache json;
 };
 
@@ -203,6 +261,53 @@ class FakeHost {
     new_snapshot();
     return *this;
   }
+  // An object of another kind for the lookups of ABI 1.8 (Context::objects): resource is the
+  // name plugins look it up by ("PersistentVolume", "storage.k8s.io/StorageClass", ...), object
+  // the object as kubectl prints it; metadata.namespace absent means cluster-scoped. A second
+  // object with the same resource, namespace and name replaces the first.
+  FakeHost& add_object(std::string resource, nlohmann::json object) {
+    auto record = std::make_unique<detail::ObjectRecord>(std::move(resource), std::move(object));
+    objects_.erase(std::remove_if(objects_.begin(), objects_.end(),
+                                  [&record](const std::unique_ptr<detail::ObjectRecord>& o) {
+                                    return o->resource == record->resource &&
+                                           o->namespace_name == record->namespace_name &&
+                                           o->name == record->name;
+                                  }),
+                   objects_.end());
+    // Kept ordered by resource, namespace and name, as the host orders its lists.
+    const auto key = [](const detail::ObjectRecord& o) {
+      return std::tie(o.resource, o.namespace_name, o.name);
+    };
+    auto at = std::lower_bound(objects_.begin(), objects_.end(), record,
+                               [&key](const auto& a, const auto& b) { return key(*a) < key(*b); });
+    objects_.insert(at, std::move(record));
+    new_snapshot();
+    return *this;
+  }
+  // The handle of an object added with add_object (for a FakeClusterEvent); throws
+  // std::invalid_argument when there is none. ns is "" for a cluster-scoped kind.
+  const schedhost_object_t* object_handle(std::string_view resource, std::string_view ns,
+                                          std::string_view name) const {
+    for (const auto& o : objects_) {
+      if (o->resource == resource && o->namespace_name == ns && o->name == name)
+        return reinterpret_cast<const schedhost_object_t*>(o.get());
+    }
+    throw std::invalid_argument("no " + std::string(resource) + " \"" + std::string(ns) +
+                                (ns.empty() ? "" : "/") + std::string(name) +
+                                "\" in the FakeHost snapshot");
+  }
+  // A handle for an object outside the snapshot (an event's old object); lives as this host.
+  const schedhost_object_t* keep_object(std::string resource, nlohmann::json object) {
+    kept_objects_.push_back(
+        std::make_unique<detail::ObjectRecord>(std::move(resource), std::move(object)));
+    return reinterpret_cast<const schedhost_object_t*>(kept_objects_.back().get());
+  }
+  // Sets an upstream feature gate for feature_enabled (ABI 1.8); a gate not set answers its
+  // kube-scheduler v1.35 default, as the host without --feature-gates.
+  FakeHost& set_feature_gate(std::string name, bool enabled) {
+    feature_gates_[std::move(name)] = enabled;
+    return *this;
+  }
   std::size_t node_count() const { return nodes_.size(); }
   std::vector<std::string> node_names() const {
     std::vector<std::string> out;
@@ -283,7 +388,10 @@ class FakeHost {
   std::vector<std::pair<std::string, StringMap>> namespaces_;
   std::vector<std::unique_ptr<detail::PodRecord>> waiting_;
   std::vector<std::unique_ptr<detail::PodRecord>> kept_;
+  std::vector<std::unique_ptr<detail::ObjectRecord>> objects_;  // by resource, namespace, name
+  std::vector<std::unique_ptr<detail::ObjectRecord>> kept_objects_;
   std::vector<WaitingPodDecision> decisions_;
+  std::map<std::string, bool, std::less<>> feature_gates_;  // set_feature_gate
   std::vector<LogLine> logs_;
   schedhost_log_level_t log_level_ = SCHEDHOST_LOG_TRACE;
 };
@@ -691,6 +799,117 @@ struct HostApi {
     return map_at(namespace_labels(c, ns), i, k, v);
   }
 
+  static bool feature_enabled(const schedhost_host_t* h, schedhost_str_t gate) {
+    if (h == nullptr) return false;
+    const auto& set = host(h)->host->feature_gates_;
+    if (const auto it = set.find(view(gate)); it != set.end()) return it->second;
+    const schedhost::detail::PluginFeatureGate* g =
+        schedhost::detail::find_plugin_feature_gate(view(gate));
+    return g != nullptr && g->default_value;
+  }
+
+  // -- objects of other kinds (1.8) --
+  static const ObjectRecord* object(const schedhost_object_t* h) {
+    return reinterpret_cast<const ObjectRecord*>(h);
+  }
+  // The objects of resource in namespace ns ("" for all), in order.
+  static std::vector<const ObjectRecord*> objects_in(const schedhost_call_t* c,
+                                                     schedhost_str_t resource, schedhost_str_t ns) {
+    std::vector<const ObjectRecord*> out;
+    const FakeHost* h = snapshot_host(c);
+    if (h == nullptr) return out;
+    for (const auto& o : h->objects_) {
+      if (o->resource == view(resource) && (ns.len == 0 || o->namespace_name == view(ns)))
+        out.push_back(o.get());
+    }
+    return out;
+  }
+  static size_t object_count(const schedhost_call_t* c, schedhost_str_t resource,
+                             schedhost_str_t ns) {
+    return objects_in(c, resource, ns).size();
+  }
+  static const schedhost_object_t* object_at(const schedhost_call_t* c, schedhost_str_t resource,
+                                             schedhost_str_t ns, size_t i) {
+    const auto list = objects_in(c, resource, ns);
+    return i < list.size() ? reinterpret_cast<const schedhost_object_t*>(list[i]) : nullptr;
+  }
+  static const schedhost_object_t* object_get(const schedhost_call_t* c, schedhost_str_t resource,
+                                              schedhost_str_t ns, schedhost_str_t name) {
+    for (const ObjectRecord* o : objects_in(c, resource, ns)) {
+      if (o->name == view(name) && o->namespace_name == view(ns))
+        return reinterpret_cast<const schedhost_object_t*>(o);
+    }
+    return nullptr;
+  }
+  static schedhost_str_t object_string(const schedhost_object_t* h,
+                                       schedhost_object_string_t field) {
+    if (h == nullptr) return {};
+    const ObjectRecord& o = *object(h);
+    switch (field) {
+      case SCHEDHOST_OBJECT_NAME:
+        return str(o.name);
+      case SCHEDHOST_OBJECT_NAMESPACE:
+        return str(o.namespace_name);
+      case SCHEDHOST_OBJECT_UID:
+        return str(o.uid);
+      case SCHEDHOST_OBJECT_RESOURCE_VERSION:
+        return str(o.resource_version);
+      case SCHEDHOST_OBJECT_RESOURCE:
+        return str(o.resource);
+      default:
+        return {};
+    }
+  }
+  static const StringMap* object_map(const schedhost_object_t* h, schedhost_map_t m) {
+    if (h == nullptr) return nullptr;
+    if (m == SCHEDHOST_MAP_LABELS) return &object(h)->labels;
+    if (m == SCHEDHOST_MAP_ANNOTATIONS) return &object(h)->annotations;
+    return nullptr;
+  }
+  static bool object_map_get(const schedhost_object_t* h, schedhost_map_t m, schedhost_str_t key,
+                             schedhost_str_t* out) {
+    return map_get(object_map(h, m), key, out);
+  }
+  static size_t object_map_count(const schedhost_object_t* h, schedhost_map_t m) {
+    const StringMap* map = object_map(h, m);
+    return map == nullptr ? 0 : map->size();
+  }
+  static bool object_map_at(const schedhost_object_t* h, schedhost_map_t m, size_t i,
+                            schedhost_str_t* k, schedhost_str_t* v) {
+    return map_at(object_map(h, m), i, k, v);
+  }
+  static bool object_json(const schedhost_object_t* h, schedhost_str_t pointer,
+                          schedhost_str_t* out) {
+    return h != nullptr && json_at(object(h)->object, object(h)->json, pointer, out);
+  }
+  static size_t pod_owner_count(const schedhost_pod_t* h) {
+    return h == nullptr ? 0 : pod(h)->owners.size();
+  }
+  static bool pod_owner_at(const schedhost_pod_t* h, size_t i, schedhost_owner_reference_t* out) {
+    if (h == nullptr || out == nullptr || i >= pod(h)->owners.size()) return false;
+    const OwnerRecord& o = pod(h)->owners[i];
+    *out = {str(o.api_version), str(o.kind), str(o.name), str(o.uid), o.controller};
+    return true;
+  }
+  // Counted on each call from the pods' spec.volumes, as the host's usedPVCSet counts them.
+  static size_t snapshot_pvc_users(const schedhost_call_t* c, schedhost_str_t ns,
+                                   schedhost_str_t claim) {
+    const FakeHost* h = snapshot_host(c);
+    if (h == nullptr) return 0;
+    size_t users = 0;
+    const nlohmann::json::json_pointer volumes("/spec/volumes");
+    for (const auto& n : h->nodes_) {
+      for (const auto& p : n->pods) {
+        if (p->pod.namespace_name() != view(ns) || !p->object.contains(volumes)) continue;
+        for (const nlohmann::json& v : p->object.at(volumes)) {
+          const auto pvc = v.is_object() ? v.find("persistentVolumeClaim") : v.end();
+          if (pvc != v.end() && text_member(*pvc, "claimName") == view(claim)) ++users;
+        }
+      }
+    }
+    return users;
+  }
+
   // -- cycle state --
   static bool state_write(schedhost_cycle_state_t* s, schedhost_str_t key, void* value,
                           const schedhost_state_ops_t* ops) {
@@ -799,6 +1018,18 @@ struct HostApi {
     t.register_event = &register_event;
     t.report_exception = &report_exception;
     t.add_sign_fragment = &add_sign_fragment;
+    t.object_count = &object_count;
+    t.object_at = &object_at;
+    t.object_get = &object_get;
+    t.object_string = &object_string;
+    t.object_map_get = &object_map_get;
+    t.object_map_count = &object_map_count;
+    t.object_map_at = &object_map_at;
+    t.object_json = &object_json;
+    t.pod_owner_count = &pod_owner_count;
+    t.pod_owner_at = &pod_owner_at;
+    t.snapshot_pvc_users = &snapshot_pvc_users;
+    t.feature_enabled = &feature_enabled;
     return t;
   }
 };

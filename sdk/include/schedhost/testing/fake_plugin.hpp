@@ -201,6 +201,11 @@ class FakePlugin {
     e.new_pod = new_pod ? reinterpret_cast<const schedhost_pod_t*>(&*new_pod) : nullptr;
     e.old_node = event_node(event.old_node, old_own);
     e.new_node = event_node(event.new_node, new_own);
+    std::optional<detail::ObjectRecord> old_object, new_object;
+    if (event.old_object) old_object.emplace(event.resource, *event.old_object);
+    if (event.new_object) new_object.emplace(event.resource, *event.new_object);
+    e.old_object = old_object ? reinterpret_cast<const schedhost_object_t*>(&*old_object) : nullptr;
+    e.new_object = new_object ? reinterpret_cast<const schedhost_object_t*>(&*new_object) : nullptr;
     detail::CallRecord call = new_call();
     call.has_snapshot = false;
     r.answer = vtable_.queueing_hint(self_, call.handle(),

@@ -1,0 +1,245 @@
+#include "cluster/object_kinds.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "cluster/json_field.hpp"
+
+namespace schedhost::cluster {
+namespace {
+
+// The field at a dotted path ("spec.capacity.storage"), nullopt when any step is absent.
+std::optional<JsonField> at(const JsonField& object, std::string_view path) {
+  std::optional<JsonField> field = object;
+  while (field && !path.empty()) {
+    const std::size_t dot = path.find('.');
+    field = field->member(path.substr(0, dot));
+    path = dot == std::string_view::npos ? std::string_view{} : path.substr(dot + 1);
+  }
+  return field;
+}
+
+void text(const JsonField& o, std::string_view path) {
+  if (auto f = at(o, path)) f->as_string();
+}
+void flag(const JsonField& o, std::string_view path) {
+  if (auto f = at(o, path)) f->as_bool();
+}
+void quantity(const JsonField& o, std::string_view path) {
+  if (auto f = at(o, path)) f->as_quantity();
+}
+void string_map(const JsonField& o, std::string_view path) {
+  if (auto f = at(o, path)) f->as_string_map();
+}
+void mapping(const JsonField& o, std::string_view path) {
+  if (auto f = at(o, path)) f->members();
+}
+void one_of(const JsonField& field, std::initializer_list<std::string_view> values) {
+  const std::string value = field.as_string();
+  if (std::find(values.begin(), values.end(), value) != values.end()) return;
+  std::string list;
+  for (std::string_view v : values)
+    list += (list.empty() ? "" : ", ") + std::string(v);
+  field.fail("\"" + value + "\" is not one of " + list + ": use one of them");
+}
+void one_of(const JsonField& o, std::string_view path, std::initializer_list<std::string_view> v) {
+  if (auto f = at(o, path)) one_of(*f, v);
+}
+// Items of a sequence, each checked by item(field).
+template <class Item>
+void each(const JsonField& o, std::string_view path, Item item) {
+  if (auto f = at(o, path)) {
+    for (const JsonField& i : f->items())
+      item(i);
+  }
+}
+
+void access_modes(const JsonField& o, std::string_view path) {
+  each(o, path, [](const JsonField& mode) {
+    one_of(mode, {"ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"});
+  });
+}
+void volume_mode(const JsonField& o, std::string_view path) {
+  one_of(o, path, {"Filesystem", "Block"});
+}
+// A metav1.LabelSelector: matchLabels and matchExpressions.
+void label_selector(const JsonField& o, std::string_view path) {
+  auto selector = at(o, path);
+  if (!selector) return;
+  string_map(*selector, "matchLabels");
+  each(*selector, "matchExpressions", [](const JsonField& e) {
+    text(e, "key");
+    one_of(e, "operator", {"In", "NotIn", "Exists", "DoesNotExist"});
+    each(e, "values", [](const JsonField& v) { v.as_string(); });
+  });
+}
+// A v1.NodeSelector's terms (a PV's node affinity, a class's allowedTopologies are alike).
+void node_selector_terms(const JsonField& o, std::string_view path) {
+  each(o, path, [](const JsonField& term) {
+    for (const char* part : {"matchExpressions", "matchFields"}) {
+      each(term, part, [](const JsonField& e) {
+        text(e, "key");
+        one_of(e, "operator", {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"});
+        each(e, "values", [](const JsonField& v) { v.as_string(); });
+      });
+    }
+  });
+}
+void required_text(const JsonField& o, std::string_view path, std::string_view fix) {
+  auto f = at(o, path);
+  if (!f || f->as_string().empty()) {
+    // Reported on the object itself: the field has no position.
+    o.fail("has no " + std::string(path) + ": " + std::string(fix));
+  }
+}
+
+void persistent_volume(const JsonField& o) {
+  quantity(o, "spec.capacity.storage");
+  access_modes(o, "spec.accessModes");
+  text(o, "spec.storageClassName");
+  volume_mode(o, "spec.volumeMode");
+  node_selector_terms(o, "spec.nodeAffinity.required.nodeSelectorTerms");
+  mapping(o, "spec.claimRef");
+  for (const char* f : {"namespace", "name", "uid"})
+    text(o, std::string("spec.claimRef.") + f);
+  text(o, "spec.csi.driver");
+  text(o, "spec.csi.volumeHandle");
+  text(o, "status.phase");
+}
+
+void persistent_volume_claim(const JsonField& o) {
+  text(o, "spec.volumeName");
+  access_modes(o, "spec.accessModes");
+  quantity(o, "spec.resources.requests.storage");
+  text(o, "spec.storageClassName");
+  label_selector(o, "spec.selector");
+  volume_mode(o, "spec.volumeMode");
+  text(o, "status.phase");
+}
+
+void storage_class(const JsonField& o) {
+  required_text(
+      o, "provisioner",
+      "add provisioner (kubernetes.io/no-provisioner for statically provisioned volumes)");
+  one_of(o, "volumeBindingMode", {"Immediate", "WaitForFirstConsumer"});
+  each(o, "allowedTopologies", [](const JsonField& term) {
+    each(term, "matchLabelExpressions", [](const JsonField& e) {
+      text(e, "key");
+      each(e, "values", [](const JsonField& v) { v.as_string(); });
+    });
+  });
+}
+
+void csi_node(const JsonField& o) {
+  each(o, "spec.drivers", [](const JsonField& driver) {
+    required_text(driver, "name", "name the CSI driver");
+    if (auto count = at(driver, "allocatable.count")) count->as_int();
+  });
+}
+
+void csi_driver(const JsonField& o) {
+  flag(o, "spec.storageCapacity");
+  flag(o, "spec.attachRequired");
+}
+
+void csi_storage_capacity(const JsonField& o) {
+  required_text(o, "storageClassName", "name the StorageClass this capacity is for");
+  quantity(o, "capacity");
+  quantity(o, "maximumVolumeSize");
+  label_selector(o, "nodeTopology");
+}
+
+// Services and ReplicationControllers select pods by a plain label map.
+void map_selector(const JsonField& o) {
+  string_map(o, "spec.selector");
+}
+
+// ReplicaSets and StatefulSets by a metav1.LabelSelector.
+void workload(const JsonField& o) {
+  label_selector(o, "spec.selector");
+}
+
+constexpr ObjectKind kKinds[] = {
+    {"PersistentVolume",
+     "PersistentVolume",
+     "",
+     "persistentvolumes",
+     {"v1", ""},
+     false,
+     &persistent_volume},
+    {"PersistentVolumeClaim",
+     "PersistentVolumeClaim",
+     "",
+     "persistentvolumeclaims",
+     {"v1", ""},
+     true,
+     &persistent_volume_claim},
+    {"StorageClass",
+     "storage.k8s.io/StorageClass",
+     "storage.k8s.io",
+     "storageclasses",
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"},
+     false,
+     &storage_class},
+    {"CSINode",
+     "storage.k8s.io/CSINode",
+     "storage.k8s.io",
+     "csinodes",
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"},
+     false,
+     &csi_node},
+    {"CSIDriver",
+     "storage.k8s.io/CSIDriver",
+     "storage.k8s.io",
+     "csidrivers",
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"},
+     false,
+     &csi_driver},
+    {"CSIStorageCapacity",
+     "storage.k8s.io/CSIStorageCapacity",
+     "storage.k8s.io",
+     "csistoragecapacities",
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"},
+     true,
+     &csi_storage_capacity},
+    {"Service", "Service", "", "services", {"v1", ""}, true, &map_selector},
+    {"ReplicationController",
+     "ReplicationController",
+     "",
+     "replicationcontrollers",
+     {"v1", ""},
+     true,
+     &map_selector},
+    {"ReplicaSet", "apps/ReplicaSet", "apps", "replicasets", {"apps/v1", ""}, true, &workload},
+    {"StatefulSet", "apps/StatefulSet", "apps", "statefulsets", {"apps/v1", ""}, true, &workload},
+};
+
+}  // namespace
+
+std::string_view ObjectKind::preferred_version() const {
+  const std::string_view v = versions[0];
+  const std::size_t slash = v.find('/');
+  return slash == std::string_view::npos ? v : v.substr(slash + 1);
+}
+
+std::span<const ObjectKind> object_kinds() {
+  return kKinds;
+}
+
+const ObjectKind* find_object_kind(std::string_view kind) {
+  for (const ObjectKind& k : kKinds) {
+    if (k.kind == kind) return &k;
+  }
+  return nullptr;
+}
+
+const ObjectKind* find_object_resource(std::string_view resource) {
+  for (const ObjectKind& k : kKinds) {
+    if (k.resource == resource) return &k;
+  }
+  return nullptr;
+}
+
+}  // namespace schedhost::cluster

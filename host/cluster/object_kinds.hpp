@@ -1,0 +1,37 @@
+// The kinds of object the snapshot holds besides pods, nodes, namespaces and
+// PodDisruptionBudgets: what upstream's default profile reads through listers (the volume
+// plugins' PersistentVolumes, claims, classes and CSI objects; the Services and workload
+// controllers behind PodTopologySpread's default constraints). One table, shared by the cluster
+// file, the live informers and the host API, so a kind is added in one place.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string_view>
+
+namespace schedhost::cluster {
+
+class JsonField;
+
+struct ObjectKind {
+  std::string_view kind;      // "StorageClass"
+  std::string_view resource;  // the ABI's name: "storage.k8s.io/StorageClass"
+  std::string_view group;     // "storage.k8s.io", "" for the core group
+  std::string_view plural;    // the API path's resource: "storageclasses"
+  // The accepted apiVersions, the first one served and suggested ("" past the last).
+  std::array<std::string_view, 2> versions;
+  bool namespaced;
+  // Throws ObjectError naming the first field plugins read that has the wrong shape.
+  void (*check)(const JsonField& object);
+
+  std::string_view preferred_version() const;  // "v1" of "storage.k8s.io/v1"
+};
+
+// Every kind, in a fixed order (the volume kinds first).
+std::span<const ObjectKind> object_kinds();
+// By kind ("PersistentVolume") or nullptr.
+const ObjectKind* find_object_kind(std::string_view kind);
+// By the ABI's resource name ("storage.k8s.io/StorageClass") or nullptr.
+const ObjectKind* find_object_resource(std::string_view resource);
+
+}  // namespace schedhost::cluster
