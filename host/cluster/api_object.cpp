@@ -24,6 +24,7 @@ ApiObject::ApiObject(const ObjectKind& kind, nlohmann::json object)
     }
   }
   kind.check(root);
+  if (kind.defaults != nullptr) kind.defaults(json_);
   if (!kind.namespaced) {
     namespace_.clear();  // a cluster-scoped object has none, whatever a file says
     key_ = name_;

@@ -161,60 +161,52 @@ void workload(const JsonField& o) {
   label_selector(o, "spec.selector");
 }
 
+// Sets object[key] (an object member path) to value when absent or null.
+void default_member(nlohmann::json& object, std::initializer_list<const char*> path,
+                    const char* value) {
+  nlohmann::json* at = &object;
+  for (const char* key : path) {
+    if (!at->is_object()) return;  // check() accepted an absent parent only
+    at = &(*at)[key];
+  }
+  if (at->is_null()) *at = value;
+}
+
+// The API server's defaults for the fields the volume plugins read.
+void default_persistent_volume(nlohmann::json& o) {
+  if (o.contains("spec")) default_member(o, {"spec", "volumeMode"}, "Filesystem");
+}
+void default_persistent_volume_claim(nlohmann::json& o) {
+  if (o.contains("spec")) default_member(o, {"spec", "volumeMode"}, "Filesystem");
+}
+void default_storage_class(nlohmann::json& o) {
+  default_member(o, {"volumeBindingMode"}, "Immediate");
+  default_member(o, {"reclaimPolicy"}, "Delete");
+}
+
+// clang-format off
 constexpr ObjectKind kKinds[] = {
-    {"PersistentVolume",
-     "PersistentVolume",
-     "",
-     "persistentvolumes",
-     {"v1", ""},
-     false,
-     &persistent_volume},
-    {"PersistentVolumeClaim",
-     "PersistentVolumeClaim",
-     "",
-     "persistentvolumeclaims",
-     {"v1", ""},
-     true,
-     &persistent_volume_claim},
-    {"StorageClass",
-     "storage.k8s.io/StorageClass",
-     "storage.k8s.io",
-     "storageclasses",
-     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"},
-     false,
-     &storage_class},
-    {"CSINode",
-     "storage.k8s.io/CSINode",
-     "storage.k8s.io",
-     "csinodes",
-     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"},
-     false,
-     &csi_node},
-    {"CSIDriver",
-     "storage.k8s.io/CSIDriver",
-     "storage.k8s.io",
-     "csidrivers",
-     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"},
-     false,
-     &csi_driver},
-    {"CSIStorageCapacity",
-     "storage.k8s.io/CSIStorageCapacity",
-     "storage.k8s.io",
-     "csistoragecapacities",
-     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"},
-     true,
+    {"PersistentVolume", "PersistentVolume", "", "persistentvolumes", {"v1", ""}, false,
+     &persistent_volume, &default_persistent_volume},
+    {"PersistentVolumeClaim", "PersistentVolumeClaim", "", "persistentvolumeclaims", {"v1", ""},
+     true, &persistent_volume_claim, &default_persistent_volume_claim},
+    {"StorageClass", "storage.k8s.io/StorageClass", "storage.k8s.io", "storageclasses",
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, false, &storage_class,
+     &default_storage_class},
+    {"CSINode", "storage.k8s.io/CSINode", "storage.k8s.io", "csinodes",
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, false, &csi_node},
+    {"CSIDriver", "storage.k8s.io/CSIDriver", "storage.k8s.io", "csidrivers",
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, false, &csi_driver},
+    {"CSIStorageCapacity", "storage.k8s.io/CSIStorageCapacity", "storage.k8s.io",
+     "csistoragecapacities", {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, true,
      &csi_storage_capacity},
     {"Service", "Service", "", "services", {"v1", ""}, true, &map_selector},
-    {"ReplicationController",
-     "ReplicationController",
-     "",
-     "replicationcontrollers",
-     {"v1", ""},
-     true,
-     &map_selector},
+    {"ReplicationController", "ReplicationController", "", "replicationcontrollers", {"v1", ""},
+     true, &map_selector},
     {"ReplicaSet", "apps/ReplicaSet", "apps", "replicasets", {"apps/v1", ""}, true, &workload},
     {"StatefulSet", "apps/StatefulSet", "apps", "statefulsets", {"apps/v1", ""}, true, &workload},
 };
+// clang-format on
 
 }  // namespace
 

@@ -9,6 +9,8 @@
 #include <span>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 namespace schedhost::cluster {
 
 class JsonField;
@@ -23,6 +25,10 @@ struct ObjectKind {
   bool namespaced;
   // Throws ObjectError naming the first field plugins read that has the wrong shape.
   void (*check)(const JsonField& object);
+  // Fills in what the API server defaults when a client leaves it out (a StorageClass's
+  // volumeBindingMode: Immediate...), so a hand-written file reads as the server would keep it.
+  // Runs after check, on a valid object. Null: nothing to default.
+  void (*defaults)(nlohmann::json& object) = nullptr;
 
   std::string_view preferred_version() const;  // "v1" of "storage.k8s.io/v1"
 };

@@ -19,6 +19,7 @@ class Snapshot;
 
 namespace schedhost::framework {
 
+class ApiAccess;
 class Parallelizer;
 class WaitingPods;
 struct PostFilterScope;
@@ -39,6 +40,10 @@ class Call {
   }
 
   const cluster::Snapshot* snapshot() const { return snapshot_; }
+  // The API server this call may send requests to (api_request): set for the blocking hooks in
+  // serve only.
+  void set_api(ApiAccess* api) { api_ = api; }
+  ApiAccess* api() const { return api_; }
   std::string_view plugin() const { return plugin_; }  // the plugin being called
   WaitingPods* waiting_pods() const { return waiting_pods_; }
 
@@ -136,6 +141,7 @@ class Call {
   std::string_view plugin_;
   WaitingPods* waiting_pods_ = nullptr;
   const PostFilterScope* post_filter_scope_ = nullptr;
+  ApiAccess* api_ = nullptr;
   Parallelizer* parallelizer_ = nullptr;
   std::vector<std::string> reasons_;
   bool exception_ = false;

@@ -20,6 +20,7 @@
 #include "cluster/pod.hpp"
 #include "cluster/snapshot.hpp"
 #include "config/scheduler_configuration.hpp"
+#include "framework/api_access.hpp"
 #include "framework/cluster_event.hpp"
 #include "framework/cycle_state.hpp"
 #include "framework/extension_point.hpp"
@@ -119,6 +120,10 @@ class Framework {
     sample_percent_ = sample_percent;
   }
 
+  // The API server for plugins' api_request (ABI 1.8), offered to PreBind, Bind, PostBind and
+  // Unreserve only; null (run): there is none. Set before the first cycle.
+  void set_api_access(ApiAccess* api) { api_ = api; }
+
   Status run_pre_enqueue(const cluster::Pod& pod) const;
   // Upstream's isPodWorthRequeuing: whether event may make pod schedulable, given the plugins
   // that rejected it last. Yes when none is known, for the wildcard event, or when one of them
@@ -207,6 +212,7 @@ class Framework {
   const NominatedPods* nominated_pods_ = nullptr;
   FrameworkMetrics* metrics_ = nullptr;
   unsigned sample_percent_ = 10;
+  ApiAccess* api_ = nullptr;
 };
 
 }  // namespace schedhost::framework

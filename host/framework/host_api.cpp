@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "framework/abi_string.hpp"
+#include "framework/api_access.hpp"
 #include "framework/call.hpp"
 #include "framework/cycle_state.hpp"
 #include "framework/host_api_objects.hpp"
@@ -123,6 +124,33 @@ bool feature_enabled(const schedhost_host_t* /*host*/, schedhost_str_t gate) {
   return plugin_feature_gates().enabled(view(gate));
 }
 
+schedhost_code_t api_request(schedhost_call_t* call, schedhost_str_t verb, schedhost_str_t path,
+                             schedhost_str_t content_type, schedhost_str_t body,
+                             int32_t* out_status, schedhost_str_t* out_body) {
+  if (call == nullptr) return SCHEDHOST_ERROR;
+  Call& c = Call::from(call);
+  auto answer = [&](std::string text) {
+    if (out_body != nullptr) *out_body = c.hold(std::move(text));
+  };
+  if (c.api() == nullptr) {
+    answer(
+        "api_request: no API server for this call: only PreBind, Bind, PostBind and Unreserve "
+        "may send requests, and only in serve (run replays without an API server)");
+    return SCHEDHOST_ERROR;
+  }
+  try {
+    ApiAccess::Reply reply =
+        c.api()->request(view(verb), view(path), view(content_type), view(body));
+    if (out_status != nullptr) *out_status = reply.status;
+    answer(std::move(reply.body));
+    return SCHEDHOST_SUCCESS;
+  } catch (const std::exception& e) {
+    answer(std::string("api_request: ") + std::string(view(verb)) + " " + std::string(view(path)) +
+           ": " + e.what());
+    return SCHEDHOST_ERROR;
+  }
+}
+
 schedhost_host_api_t make_table() {
   schedhost_host_api_t t{};
   t.struct_size = sizeof(schedhost_host_api_t);
@@ -143,6 +171,7 @@ schedhost_host_api_t make_table() {
   t.report_exception = &report_exception;
   t.add_sign_fragment = &add_sign_fragment;
   t.feature_enabled = &feature_enabled;
+  t.api_request = &api_request;
   fill_object_accessors(t);
   fill_preemption_functions(t);
   return t;

@@ -128,8 +128,10 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
         }
       }
     } catch (const std::exception& e) {
-      spdlog::warn("cache: skipped {} {}: {}", c.kind == Kind::Node ? "node" : "object",
-                   kube::object_key(*c.object), e.what());
+      const std::string what = c.kind == Kind::Node     ? std::string("node")
+                               : c.kind == Kind::Object ? std::string(c.object_kind->kind)
+                                                        : std::string("object");
+      spdlog::warn("cache: skipped {} {}: {}", what, kube::object_key(*c.object), e.what());
     }
   }
   // Namespaces and budgets are few: their lists are rebuilt when one changes.

@@ -55,10 +55,13 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
             {false, options.seed, options.feature_gates.opportunistic_batching,
              std::chrono::milliseconds(500), options.metrics}),
       events_client_(client.config()),
-      events_(events_client_) {
-  if (options_.metrics != nullptr) {
-    for (const auto& framework : core_.frameworks())
+      events_(events_client_),
+      plugin_api_(client) {
+  for (const auto& framework : core_.frameworks()) {
+    if (options_.metrics != nullptr) {
       framework->set_metrics(options_.metrics, options_.plugin_metrics_sample_percent);
+    }
+    framework->set_api_access(&plugin_api_);
   }
   queue_ = std::make_unique<PodQueue>(
       *core_.frameworks().front(), [this](const cluster::Pod& pod) { return pre_enqueue(pod); },

@@ -19,6 +19,7 @@
 #include "kube/informer.hpp"
 #include "live/binding_workers.hpp"
 #include "live/live_cluster.hpp"
+#include "live/plugin_api.hpp"
 #include "live/pod_queue.hpp"
 #include "live/preemption_workers.hpp"
 #include "loader/plugin_registry.hpp"
@@ -118,6 +119,7 @@ class LiveScheduler : public scheduler::CycleSink {
   std::unique_ptr<PodQueue> queue_;
   kube::ApiClient events_client_;  // its own token bucket, as upstream's event client
   kube::EventRecorder events_;
+  PluginApi plugin_api_;  // plugins' api_request from their blocking hooks
   std::unique_ptr<BindingWorkers> binder_;
   std::unique_ptr<PreemptionWorkers> preemptions_;
   std::atomic<bool> writes_given_up_{false};  // after the shutdown grace: no binding is written

@@ -149,6 +149,17 @@ TEST(ApiObjectTest, EveryKindLoadsIntoTheSnapshot) {
   EXPECT_EQ(snapshot.find_object("storage.k8s.io/CSINode", "", "node-a")
                 ->json_at("/spec/drivers/0/allocatable/count"),
             "25");
+  // What the API server defaults is filled in: a class binds at once unless it says otherwise,
+  // volumes and claims are filesystems.
+  EXPECT_EQ(snapshot.find_object("storage.k8s.io/StorageClass", "", "standard")
+                ->json_at("/volumeBindingMode"),
+            "\"WaitForFirstConsumer\"");
+  EXPECT_EQ(pv->json_at("/spec/volumeMode"), "\"Filesystem\"");
+  EXPECT_EQ(logs->json_at("/spec/volumeMode"), "\"Filesystem\"");
+  const Cluster plain = parse_cluster_text(
+      "kind: StorageClass\nmetadata: {name: plain}\nprovisioner: example.com/disk\n", "c.yaml");
+  EXPECT_EQ(plain.objects[0]->json_at("/volumeBindingMode"), "\"Immediate\"");
+  EXPECT_EQ(plain.objects[0]->json_at("/reclaimPolicy"), "\"Delete\"");
   // Modelled kinds are not "ignored".
   EXPECT_TRUE(cluster.ignored.empty());
 }

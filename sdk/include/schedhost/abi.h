@@ -637,6 +637,18 @@ typedef struct schedhost_host_api {
    * the host does not know. Fixed for the life of the process, so read it in create(). [any-thread]
    */
   bool (*feature_enabled)(const schedhost_host_t* host, schedhost_str_t gate);
+  /* Sends one request to the API server with the scheduler's credentials, rate limits and
+   * retries, and waits for the answer: verb "GET", "POST", "PUT", "PATCH" or "DELETE"; path as
+   * the server takes it ("/api/v1/persistentvolumes/pv-1"); body JSON or empty; content_type
+   * "" for application/json (or a patch type: "application/merge-patch+json", ...). SUCCESS once
+   * the server answered, any status: *out_status is the HTTP status and *out_body the answer's
+   * body (host-owned, valid until the hook returns). ERROR when no request was sent, *out_body
+   * saying why: only PreBind, Bind, PostBind and Unreserve may call it (the hooks upstream lets
+   * block), and only in `serve` (`run` replays without an API server). [binding] */
+  schedhost_code_t (*api_request)(schedhost_call_t* call, schedhost_str_t verb,
+                                  schedhost_str_t path, schedhost_str_t content_type,
+                                  schedhost_str_t body, int32_t* out_status,
+                                  schedhost_str_t* out_body);
 
   /* 1.9 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;

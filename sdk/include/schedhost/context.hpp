@@ -150,6 +150,35 @@ class Context {
     return fn == nullptr ? 0 : fn(call_, to_str(ns), to_str(claim));
   }
 
+  // One request to the API server (ABI 1.8), from PreBind, Bind, PostBind or Unreserve in
+  // `serve`: the scheduler's credentials and rate limits. `error` is empty when the server
+  // answered (any status, in `status`, with its `body`), and says why otherwise: another hook,
+  // `run` (no API server), or a host older than 1.8. Views valid until the hook returns.
+  struct ApiResponse {
+    std::int32_t status = 0;
+    std::string_view body;
+    std::string error;
+    bool answered() const { return error.empty(); }
+  };
+  ApiResponse api_request(std::string_view verb, std::string_view path, std::string_view body = {},
+                          std::string_view content_type = {}) const {
+    ApiResponse r;
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::api_request);
+    if (fn == nullptr) {
+      r.error = "api_request: this host predates ABI 1.8";
+      return r;
+    }
+    schedhost_str_t out{nullptr, 0};
+    if (fn(call_, to_str(verb), to_str(path), to_str(content_type), to_str(body), &r.status,
+           &out) != SCHEDHOST_SUCCESS) {
+      r.error = std::string(to_view(out));
+      if (r.error.empty()) r.error = "api_request failed";
+      return r;
+    }
+    r.body = to_view(out);
+    return r;
+  }
+
   // Pods currently waiting at Permit.
   auto waiting_pods() const {
     auto count = detail::host_fn(api_, &schedhost_host_api_t::waiting_pod_count);

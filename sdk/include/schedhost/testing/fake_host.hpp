@@ -17,6 +17,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -160,6 +162,9 @@ struct CallRecord {
   // the snapshot, namespace and waiting-pod functions then answer nothing.
   bool has_snapshot = true;
   std::vector<std::pair<std::string, std::string>> sign_fragments = {};  // add_sign_fragment
+  // PreBind, Bind, PostBind, Unreserve: api_request may send (FakePlugin sets it).
+  bool may_block = false;
+  std::deque<std::string> held = {};  // api_request's answers, valid until the call ends
   schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
   std::string message() const {
     std::string out;
@@ -167,6 +172,16 @@ struct CallRecord {
       out += (out.empty() ? "" : ", ") + r;
     return out;
   }
+};
+
+// One api_request a plugin sent (ABI 1.8), and the answer the test gives it.
+struct ApiRequest {
+  std::string plugin;
+  std::string verb, path, content_type, body;
+};
+struct ApiReply {
+  std::int32_t status = 200;
+  std::string body;
 };
 
 struct HostApi;  // the table's functions (below FakeHost)
@@ -302,6 +317,14 @@ class FakeHost {
         std::make_unique<detail::ObjectRecord>(std::move(resource), std::move(object)));
     return reinterpret_cast<const schedhost_object_t*>(kept_objects_.back().get());
   }
+  // The API server as a plugin's api_request (ABI 1.8) sees it: every request is recorded
+  // (api_requests()) and answered by `answer`; without one, 404. Hooks other than PreBind, Bind,
+  // PostBind and Unreserve are refused, as the host refuses them.
+  FakeHost& answer_api(std::function<detail::ApiReply(const detail::ApiRequest&)> answer) {
+    api_answer_ = std::move(answer);
+    return *this;
+  }
+  const std::vector<detail::ApiRequest>& api_requests() const { return api_requests_; }
   // Sets an upstream feature gate for feature_enabled (ABI 1.8); a gate not set answers its
   // kube-scheduler v1.35 default, as the host without --feature-gates.
   FakeHost& set_feature_gate(std::string name, bool enabled) {
@@ -392,6 +415,8 @@ class FakeHost {
   std::vector<std::unique_ptr<detail::ObjectRecord>> kept_objects_;
   std::vector<WaitingPodDecision> decisions_;
   std::map<std::string, bool, std::less<>> feature_gates_;  // set_feature_gate
+  std::function<detail::ApiReply(const detail::ApiRequest&)> api_answer_;
+  std::vector<detail::ApiRequest> api_requests_;
   std::vector<LogLine> logs_;
   schedhost_log_level_t log_level_ = SCHEDHOST_LOG_TRACE;
 };
@@ -808,6 +833,33 @@ struct HostApi {
     return g != nullptr && g->default_value;
   }
 
+  static schedhost_code_t api_request(schedhost_call_t* c, schedhost_str_t verb,
+                                      schedhost_str_t path, schedhost_str_t content_type,
+                                      schedhost_str_t body, int32_t* out_status,
+                                      schedhost_str_t* out_body) {
+    if (c == nullptr) return SCHEDHOST_ERROR;
+    CallRecord& record = *call(c);
+    auto answer = [&record, out_body](std::string text) {
+      record.held.push_back(std::move(text));
+      if (out_body != nullptr) *out_body = str(record.held.back());
+    };
+    if (!record.may_block) {
+      answer(
+          "api_request: no API server for this call: only PreBind, Bind, PostBind and "
+          "Unreserve may send requests, and only in serve (run replays without an API "
+          "server)");
+      return SCHEDHOST_ERROR;
+    }
+    FakeHost& h = *record.host;
+    h.api_requests_.push_back({record.plugin, std::string(view(verb)), std::string(view(path)),
+                               std::string(view(content_type)), std::string(view(body))});
+    ApiReply reply{404, "{\"kind\":\"Status\",\"code\":404}"};
+    if (h.api_answer_) reply = h.api_answer_(h.api_requests_.back());
+    if (out_status != nullptr) *out_status = reply.status;
+    answer(std::move(reply.body));
+    return SCHEDHOST_SUCCESS;
+  }
+
   // -- objects of other kinds (1.8) --
   static const ObjectRecord* object(const schedhost_object_t* h) {
     return reinterpret_cast<const ObjectRecord*>(h);
@@ -1030,6 +1082,7 @@ struct HostApi {
     t.pod_owner_at = &pod_owner_at;
     t.snapshot_pvc_users = &snapshot_pvc_users;
     t.feature_enabled = &feature_enabled;
+    t.api_request = &api_request;
     return t;
   }
 };

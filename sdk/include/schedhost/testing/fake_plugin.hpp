@@ -357,7 +357,7 @@ class FakePlugin {
           vtable_.unreserve(self_, c, state.handle(), pod_h, detail::str(node));
           return SCHEDHOST_SUCCESS;
         },
-        pod);
+        pod, true);
   }
   HookResult permit(FakeCycleState& state, const FakePod& pod, std::string_view node) {
     std::uint32_t timeout_ms = 0;
@@ -376,7 +376,7 @@ class FakePlugin {
         [&](schedhost_call_t* c, auto* pod_h) {
           return vtable_.pre_bind(self_, c, state.handle(), pod_h, detail::str(node));
         },
-        pod);
+        pod, true);
   }
   HookResult pre_bind_pre_flight(FakeCycleState& state, const FakePod& pod, std::string_view node) {
     need(vtable_.pre_bind_pre_flight, "PreBindPreFlight");
@@ -406,7 +406,7 @@ class FakePlugin {
         [&](schedhost_call_t* c, auto* pod_h) {
           return vtable_.bind(self_, c, state.handle(), pod_h, detail::str(node));
         },
-        pod);
+        pod, true);
   }
   HookResult post_bind(FakeCycleState& state, const FakePod& pod, std::string_view node) {
     need(vtable_.post_bind, "PostBind");
@@ -415,7 +415,7 @@ class FakePlugin {
           vtable_.post_bind(self_, c, state.handle(), pod_h, detail::str(node));
           return SCHEDHOST_SUCCESS;
         },
-        pod);
+        pod, true);
   }
 
  private:
@@ -486,10 +486,12 @@ class FakePlugin {
 
   // Calls body(call, pod handle) and collects what the plugin reported.
   template <class Body>
-  HookResult run(Body&& body, const FakePod& pod) {
+  // may_block: the hook may send api_request (PreBind, Bind, PostBind, Unreserve).
+  HookResult run(Body&& body, const FakePod& pod, bool may_block = false) {
     const detail::PodRecord record(pod);
     const auto* pod_h = reinterpret_cast<const schedhost_pod_t*>(&record);
     detail::CallRecord call = new_call();
+    call.may_block = may_block;
     HookResult r;
     r.code = static_cast<Code>(body(call.handle(), pod_h));
     r.reasons = std::move(call.reasons);
