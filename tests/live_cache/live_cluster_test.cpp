@@ -143,5 +143,59 @@ TEST(LiveCluster, ABadObjectIsSkippedAndTheRestApplied) {
   EXPECT_NE(c.snapshot().find("good"), nullptr);
 }
 
+// The other kinds (ABI 1.8): each informer's objects reach the snapshot's lists; the storage
+// kinds' changes are upstream's cluster events (with the objects before and after), Services'
+// are none; a refused object is skipped.
+TEST(LiveCluster, TheOtherKindsReachTheSnapshotAndTheStorageKindsAreEvents) {
+  LiveCluster c;
+  auto pvs = c.object_handler(*cluster::find_object_kind("PersistentVolume"));
+  auto classes = c.object_handler(*cluster::find_object_kind("StorageClass"));
+  auto services = c.object_handler(*cluster::find_object_kind("Service"));
+  auto pv = [](const std::string& name, const std::string& rv, const std::string& size) {
+    return std::make_shared<const json>(
+        json{{"metadata", {{"name", name}, {"resourceVersion", rv}}},
+             {"spec", {{"capacity", {{"storage", size}}}}}});
+  };
+  pvs.on_add(pv("pv-b", "1", "1Gi"), true);
+  pvs.on_add(pv("pv-a", "2", "2Gi"), true);
+  services.on_add(
+      std::make_shared<const json>(
+          json{{"metadata", {{"name", "web"}, {"namespace", "shop"}, {"resourceVersion", "3"}}},
+               {"spec", {{"selector", {{"app", "web"}}}}}}),
+      true);
+  // A StorageClass without a provisioner is refused (logged), never half applied.
+  classes.on_add(std::make_shared<const json>(json{{"metadata", {{"name", "bad"}}}}), true);
+  ClusterChanges changes = c.apply_pending();
+  EXPECT_EQ(changes.others, 3);
+  ASSERT_EQ(changes.events.size(), 2u);  // the two PersistentVolumes; the Service is no event
+  EXPECT_EQ(changes.events[0].label, "PersistentVolumeAdd");
+  EXPECT_EQ(changes.events[0].resource, "PersistentVolume");
+  EXPECT_EQ(changes.events[0].object->name(), "pv-b");
+  EXPECT_EQ(changes.events[0].old_object, nullptr);
+  const auto listed = c.snapshot().objects("PersistentVolume");
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0]->name(), "pv-a");
+  EXPECT_NE(c.snapshot().find_object("Service", "shop", "web"), nullptr);
+  EXPECT_TRUE(c.snapshot().objects("storage.k8s.io/StorageClass").empty());
+
+  pvs.on_update(pv("pv-b", "1", "1Gi"), pv("pv-b", "4", "5Gi"));
+  pvs.on_update(pv("pv-a", "2", "2Gi"), pv("pv-a", "2", "2Gi"));  // a relist: not a change
+  changes = c.apply_pending();
+  ASSERT_EQ(changes.events.size(), 1u);
+  EXPECT_EQ(changes.events[0].label, "PersistentVolumeUpdate");
+  EXPECT_EQ(changes.events[0].actions, SCHEDHOST_ACTION_ANY_UPDATE);
+  EXPECT_EQ(changes.events[0].old_object->json_at("/spec/capacity/storage"), "\"1Gi\"");
+  EXPECT_EQ(changes.events[0].object->json_at("/spec/capacity/storage"), "\"5Gi\"");
+  EXPECT_EQ(c.snapshot().find_object("PersistentVolume", "", "pv-b")->resource_version(), "4");
+
+  pvs.on_delete(pv("pv-b", "4", "5Gi"), false);
+  pvs.on_delete(pv("pv-z", "9", "1Gi"), false);  // never seen: nothing to say
+  changes = c.apply_pending();
+  ASSERT_EQ(changes.events.size(), 1u);
+  EXPECT_EQ(changes.events[0].label, "PersistentVolumeDelete");
+  EXPECT_EQ(changes.events[0].old_object->name(), "pv-b");
+  EXPECT_EQ(c.snapshot().objects("PersistentVolume").size(), 1u);
+}
+
 }  // namespace
 }  // namespace schedhost::live
