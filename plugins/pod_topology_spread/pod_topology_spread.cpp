@@ -1,9 +1,10 @@
 // PodTopologySpread: upstream's default PreFilter (+AddPod/RemovePod) + Filter + PreScore + Score
-// + NormalizeScore (kube-scheduler 1.35, with MinDomains, NodeInclusionPolicy and MatchLabelKeys
-// on, as they are in 1.35). As 1.35 (and unlike 1.28, which kept one state per distinct topology
-// key), every count is kept per constraint, so two constraints on the same topologyKey (say two
-// DoNotSchedule constraints on zone with different selectors) are counted and checked each on
-// its own. PreFilter's errors carry 1.35's "get constraints from pod: " prefix.
+// + NormalizeScore (kube-scheduler 1.35, with MinDomains and NodeInclusionPolicy on, both GA in
+// 1.35, and MatchLabelKeys as its feature gate says). As 1.35 (and unlike 1.28, which
+// kept one state per distinct topology key), every count is kept per constraint, so two constraints
+// on the same topologyKey (say two DoNotSchedule constraints on zone with different selectors) are
+// counted and checked each on its own. PreFilter's errors carry 1.35's "get constraints from pod: "
+// prefix.
 //
 // EnqueueExtensions (v1.35, queueing hints on), judged by the pod's DoNotSchedule constraints (a
 //   selector that does not parse queues): a pod of the same namespace added, relabelled or
@@ -22,13 +23,26 @@
 //
 // Constraints: the pod's spec.topologySpreadConstraints whose whenUnsatisfiable is DoNotSchedule
 //   (filtering) or ScheduleAnyway (scoring); labelSelector null matches nothing, {} everything;
-//   the pod's values for matchLabelKeys are ANDed into the selector; minDomains defaults to 1,
-//   nodeAffinityPolicy to Honor, nodeTaintsPolicy to Ignore. A pod without constraints of its
-//   own gets the default constraints (System: hostname maxSkew 3 and zone maxSkew 5, both
-//   ScheduleAnyway; List: defaultConstraints) with a selector made from the Services,
-//   ReplicationControllers, ReplicaSets and StatefulSets selecting it. schedhost's cluster file
-//   carries no such objects (the host keeps only Nodes and Pods), so that selector is always
-//   empty and, as upstream with a pod nothing selects, default constraints never apply.
+//   the pod's values for matchLabelKeys are ANDed into the selector (upstream's scheduler-side
+//   merge, which v1.35 still does; with the API server's merge, gate
+//   MatchLabelKeysInPodTopologySpreadSelectorMerge, the pairs are in labelSelector already and
+//   ANDing them again changes nothing); minDomains defaults to 1, nodeAffinityPolicy to Honor,
+//   nodeTaintsPolicy to Ignore. A pod without constraints of its own gets the default
+//   constraints (System: hostname maxSkew 3 and zone maxSkew 5, both ScheduleAnyway; List:
+//   defaultConstraints), each with the selector k8s::default_selector
+//   (schedhost/k8s/default_selector.hpp, upstream's helper.DefaultSelector) deduces from the
+//   snapshot's Services, ReplicationControllers, ReplicaSets and StatefulSets (ABI 1.8; the
+//   cluster file loads them, and a snapshot without them gives an empty selector) in place of
+//   any selector (so a default constraint's matchLabelKeys never apply); as upstream's
+//   buildDefaultConstraints, an empty selector (a pod nothing selects) means no default
+//   constraints. The selector is deduced in PreFilter and
+//   PreScore, which see the snapshot; a queueing hint does not, so a pod spread by
+//   DoNotSchedule defaults (only List can have them) is queued by every event it registered.
+//
+// Feature gate MatchLabelKeysInPodTopologySpread (v1.35: beta, on; read once at creation, as
+//   upstream's New reads feature.Features): off, matchLabelKeys are ignored, the selector being
+//   labelSelector alone. (v1.35's MatchLabelKeysInPodTopologySpreadSelectorMerge, beta and on, is
+//   the API server's: the scheduler does not read it.)
 //
 // Counting: pods in the incoming pod's namespace, not terminating, matching the selector (an
 //   empty selector counts nothing, as upstream's countPodsMatchSelector), on nodes that carry
@@ -61,6 +75,7 @@
 //   from pod to pod by counting_signature (all they depend on) and brought up to date from the
 //   snapshot's journal; the states share them (copied before AddPod/RemovePod change them).
 //   The verdicts and scores are a recount's (tests/cli/kept_counts_test.cpp).
+#include <schedhost/k8s/default_selector.hpp>
 #include <schedhost/k8s/label_selector.hpp>
 #include <schedhost/k8s/node_selector.hpp>
 #include <schedhost/k8s/normalize_score.hpp>
@@ -490,9 +505,11 @@ class PodTopologySpread {
  public:
   // Spreading depends on where other pods are: a pod with constraints, its own or the
   // defaults, is not signed (so the default profile, with the system defaults, never batches).
+  // As upstream, any default constraint refuses every pod without constraints of its own,
+  // whatever selects it, so SignPod needs no snapshot (it has none).
   schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
                             schedhost::PodSignature&) const {
-    if (const auto own = pod.json("/spec/topologySpreadConstraints"); own && *own != "[]") {
+    if (has_own_constraints(pod)) {
       return schedhost::Status::Unschedulable("pods with topology constraints are not signable");
     }
     if (!default_constraints_.empty()) {
@@ -517,9 +534,12 @@ class PodTopologySpread {
                       (event.old_pod && !involved_in_spreading(*event.old_pod, pod)))) {
       return schedhost::QueueingHint::kSkip;
     }
+    // The default constraints' selector comes from the snapshot's objects, which a queueing hint
+    // does not see: with DoNotSchedule defaults (List defaulting) any event may matter.
+    if (uses_defaults(pod, kDoNotSchedule)) return schedhost::QueueingHint::kQueue;
     std::shared_ptr<const Constraints> constraints;
     try {
-      constraints = constraints_for(pod, kDoNotSchedule, "", "");
+      constraints = constraints_for(pod, kDoNotSchedule, std::nullopt, "", "");
     } catch (const std::exception&) {
       return schedhost::QueueingHint::kQueue;  // upstream: getConstraints' error
     }
@@ -527,7 +547,8 @@ class PodTopologySpread {
     return after_node_change(event, *constraints);
   }
 
-  explicit PodTopologySpread(const nlohmann::json& args) {
+  PodTopologySpread(const nlohmann::json& args, const schedhost::Host& host)
+      : match_label_keys_(host.feature_enabled("MatchLabelKeysInPodTopologySpread", true)) {
     if (!args.is_object()) {
       refuse("args must be an object (PodTopologySpreadArgs), got " + args.dump());
     }
@@ -565,16 +586,17 @@ class PodTopologySpread {
   Status PreFilter(schedhost::Context& ctx, schedhost::CycleState& state, const schedhost::Pod& pod,
                    schedhost::PreFilterResult&) const {
     const schedhost::Context::SnapshotVersion version = ctx.snapshot_version();
-    std::string signature = counting_signature(pod);
+    const std::optional<k8s::LabelSelector> defaults = defaults_selector(ctx, pod, kDoNotSchedule);
+    std::string signature = counting_signature(pod, defaults);
     std::shared_ptr<SpreadCounts> counts = counts_cache_.find(signature, version.id);
     std::shared_ptr<const Constraints> cs;
     if (counts != nullptr) {
       cs = counts->constraints;
     } else {
       try {
-        cs =
-            constraints_for(pod, kDoNotSchedule, "obtaining pod's hard topology spread constraints",
-                            "setting default hard topology spread constraints");
+        cs = constraints_for(pod, kDoNotSchedule, defaults,
+                             "obtaining pod's hard topology spread constraints",
+                             "setting default hard topology spread constraints");
       } catch (const std::exception& e) {
         return Status::Error(std::string("get constraints from pod: ") + e.what());
       }
@@ -632,14 +654,15 @@ class PodTopologySpread {
                   const schedhost::NodeList& nodes) const {
     if (nodes.empty() || ctx.nodes().empty()) return Status::Skip();
     const schedhost::Context::SnapshotVersion version = ctx.snapshot_version();
-    std::string signature = counting_signature(pod);
+    const std::optional<k8s::LabelSelector> defaults = defaults_selector(ctx, pod, kScheduleAnyway);
+    std::string signature = counting_signature(pod, defaults);
     std::shared_ptr<SpreadTotals> totals = totals_cache_.find(signature, version.id);
     std::shared_ptr<const Constraints> cs;
     if (totals != nullptr) {
       cs = totals->constraints;
     } else {
       try {
-        cs = constraints_for(pod, kScheduleAnyway,
+        cs = constraints_for(pod, kScheduleAnyway, defaults,
                              "calculating preScoreState: obtaining pod's soft topology spread "
                              "constraints",
                              "calculating preScoreState: setting default soft topology spread "
@@ -808,10 +831,11 @@ class PodTopologySpread {
   }
 
   // upstream filterTopologySpreadConstraints: the constraints with this action, their selectors
-  // built (matchLabelKeys merged). selector_override replaces every selector (defaults).
-  static std::vector<Constraint> filter_constraints(
+  // built (the pod's values for matchLabelKeys merged in while MatchLabelKeysInPodTopologySpread
+  // is on). selector_override replaces every selector (defaults).
+  std::vector<Constraint> filter_constraints(
       const std::vector<RawConstraint>& raw, std::string_view action, const schedhost::Pod& pod,
-      const std::optional<k8s::LabelSelector>& selector_override) {
+      const std::optional<k8s::LabelSelector>& selector_override) const {
     std::vector<Constraint> out;
     for (const RawConstraint& r : raw) {
       if (r.when_unsatisfiable != action) continue;
@@ -822,11 +846,13 @@ class PodTopologySpread {
         c.selector = *selector_override;
       } else {
         c.selector = k8s::LabelSelector::parse(r.label_selector);  // throws ParseError
-        std::map<std::string, std::string> match_labels;
-        for (const std::string& key : r.match_label_keys) {
-          if (const auto v = pod.label(key)) match_labels.emplace(key, std::string(*v));
+        if (match_label_keys_) {
+          std::map<std::string, std::string> match_labels;
+          for (const std::string& key : r.match_label_keys) {
+            if (const auto v = pod.label(key)) match_labels.emplace(key, std::string(*v));
+          }
+          if (!match_labels.empty()) c.selector = merge_label_set(match_labels, c.selector);
         }
-        if (!match_labels.empty()) c.selector = merge_label_set(match_labels, c.selector);
       }
       c.min_domains = r.min_domains.value_or(1);
       c.honor_node_affinity =
@@ -838,25 +864,46 @@ class PodTopologySpread {
     return out;
   }
 
-  // upstream helper.DefaultSelector: the selectors of the Services, ReplicationControllers,
-  // ReplicaSets and StatefulSets that select the pod. The host models none of those objects, so
-  // the selector is empty (and buildDefaultConstraints then yields no constraints).
-  static k8s::LabelSelector default_selector(const schedhost::Pod&) {
-    return k8s::LabelSelector::everything();
+  // Whether the pod's spec.topologySpreadConstraints is set (upstream: len(...) > 0).
+  static bool has_own_constraints(const schedhost::Pod& pod) {
+    const auto own = pod.json(kConstraintsPointer);
+    return own && *own != "[]" && *own != "null";
   }
 
-  // The pod's constraints for `action` (its own, or the defaults), ready for counting; throws
-  // std::runtime_error with upstream's wording when a selector does not parse.
-  std::shared_ptr<const Constraints> constraints_for(const schedhost::Pod& pod,
-                                                     std::string_view action, const char* own_error,
-                                                     const char* default_error) const {
+  // Whether the pod is spread by default constraints for `action`: it has none of its own and
+  // some default constraint has that action (upstream then asks helper.DefaultSelector).
+  bool uses_defaults(const schedhost::Pod& pod, std::string_view action) const {
+    if (has_own_constraints(pod)) return false;
+    return std::any_of(default_constraints_.begin(), default_constraints_.end(),
+                       [&](const RawConstraint& c) { return c.when_unsatisfiable == action; });
+  }
+
+  // The default constraints' selector for `action` (k8s::default_selector over the snapshot's
+  // Services, ReplicationControllers, ReplicaSets and StatefulSets), or nullopt when the pod is
+  // not spread by default constraints for it.
+  std::optional<k8s::LabelSelector> defaults_selector(const schedhost::Context& ctx,
+                                                      const schedhost::Pod& pod,
+                                                      std::string_view action) const {
+    if (!uses_defaults(pod, action)) return std::nullopt;
+    return k8s::default_selector(ctx, pod);
+  }
+
+  // The pod's constraints for `action` (its own, or the defaults with `default_selector`, as
+  // upstream's buildDefaultConstraints: an empty selector gives none), ready for counting;
+  // throws std::runtime_error with upstream's wording when a selector does not parse.
+  std::shared_ptr<const Constraints> constraints_for(
+      const schedhost::Pod& pod, std::string_view action,
+      const std::optional<k8s::LabelSelector>& default_selector, const char* own_error,
+      const char* default_error) const {
     auto cs = std::make_shared<Constraints>();
-    const nlohmann::json own = pod_field(pod, kConstraintsPointer);
-    cs->pod_has_own = own.is_array() && !own.empty();
+    cs->pod_has_own = has_own_constraints(pod);
     if (cs->pod_has_own) {
+      const nlohmann::json own = pod_field(pod, kConstraintsPointer);
       std::vector<RawConstraint> raw;
-      for (const nlohmann::json& j : own)
-        raw.push_back(read_constraint(j, "", false));
+      if (own.is_array()) {
+        for (const nlohmann::json& j : own)
+          raw.push_back(read_constraint(j, "", false));
+      }
       try {
         cs->list = filter_constraints(raw, action, pod, std::nullopt);
       } catch (const std::exception& e) {
@@ -870,12 +917,11 @@ class PodTopologySpread {
         throw std::runtime_error(std::string(default_error) + ": " + e.what());
       }
       if (!cs->list.empty()) {
-        const k8s::LabelSelector selector = default_selector(pod);
-        if (selector.matches_everything()) {
+        if (!default_selector || default_selector->matches_everything()) {
           cs->list.clear();
         } else {
           for (Constraint& c : cs->list)
-            c.selector = selector;
+            c.selector = *default_selector;
         }
       }
     }
@@ -915,10 +961,13 @@ class PodTopologySpread {
     return {};
   }
 
-  // Everything PreFilter's constraints and counts depend on, as one string: the namespace, the
-  // constraints as written, the labels matchLabelKeys may read, and the node inclusion inputs
-  // (nodeSelector, required node affinity, tolerations when a constraint honors taints).
-  static std::string counting_signature(const schedhost::Pod& pod) {
+  // Everything PreFilter's (or PreScore's) constraints and counts depend on, as one string: the
+  // namespace, the constraints as written, the labels matchLabelKeys may read, the node
+  // inclusion inputs (nodeSelector, required node affinity, tolerations when a constraint honors
+  // taints), and for default constraints the selector deduced from the objects selecting the pod
+  // (those objects may change while the snapshot id does not).
+  static std::string counting_signature(const schedhost::Pod& pod,
+                                        const std::optional<k8s::LabelSelector>& defaults) {
     constexpr char kSep = '\x1f';
     const std::string_view constraints = pod.json(kConstraintsPointer).value_or("");
     std::string out;
@@ -932,6 +981,16 @@ class PodTopologySpread {
     out.append(pod.json(kRequiredAffinityPointer).value_or("")).push_back(kSep);
     if (constraints.find("nodeTaintsPolicy") != std::string_view::npos) {
       out.append(pod.json("/spec/tolerations").value_or(""));
+    }
+    if (defaults) {
+      out.push_back(kSep);
+      for (const k8s::Requirement& r : defaults->requirements()) {
+        out.append(r.key()).push_back(kSep);
+        out.append(std::to_string(static_cast<int>(r.op()))).push_back(kSep);
+        for (const std::string& v : r.values())
+          out.append(v).push_back(kSep);
+        out.push_back('\x1e');
+      }
     }
     return out;
   }
@@ -1060,6 +1119,9 @@ class PodTopologySpread {
   }
 
   bool system_defaulted_ = false;
+  // Feature gate MatchLabelKeysInPodTopologySpread (v1.35: beta, on by default): off, the
+  // constraints' matchLabelKeys are ignored.
+  bool match_label_keys_ = true;
   std::vector<RawConstraint> default_constraints_;
 
   // Counts kept across pods, by counting_signature (PreFilter and PreScore are [cycle] hooks:
