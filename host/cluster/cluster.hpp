@@ -43,9 +43,6 @@ struct Cluster {
   // The other kinds the plugins read (object_kinds.hpp: PersistentVolumes, StorageClasses,
   // Services, ReplicaSets...), in file order.
   std::vector<std::shared_ptr<const ApiObject>> objects;
-  // Objects of those kinds that schedhost reads but does not act on in full yet (missing_use in
-  // ignored_kinds.hpp), for their warning lines: no JSON kept, the object is in `objects`.
-  std::vector<IgnoredObject> partly_used;
   // Kinds schedhost does not model (yet): kept as read, counted for nothing.
   std::vector<IgnoredObject> ignored;
   // spec.nodeName names a node the cluster does not have: counted on no node, as kube-scheduler's

@@ -166,8 +166,6 @@ class ClusterBuilder {
           "\", which is not in the cluster: it counts on no node, as in kube-scheduler's cache "
           "while its node is gone; add the Node to count it there"));
     }
-    for (std::string& warning : partly_used_kind_warnings(cluster_.partly_used))
-      cluster_.warnings.push_back(as_one_line(warning));
     for (std::string& warning : ignored_kind_warnings(cluster_.ignored))
       cluster_.warnings.push_back(as_one_line(warning));
     return std::move(cluster_);
@@ -409,9 +407,6 @@ class ClusterBuilder {
       throw InputError(ref.location() + ": " + kind_name + " \"" + built->key() +
                        "\" is defined twice (first at " + it->second.str() +
                        "): remove one of them or rename it");
-    }
-    if (!missing_use(kind.kind).empty()) {
-      cluster_.partly_used.push_back(IgnoredObject{kind_name, built->key(), ref.location(), {}});
     }
     cluster_.objects.push_back(std::move(built));
   }

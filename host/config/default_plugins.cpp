@@ -23,9 +23,10 @@ constexpr DefaultPlugin kDefaultMultiPoint[] = {
     {"NodeAffinity", 2},
     {"NodePorts", std::nullopt},
     {"NodeResourcesFit", 1},
-    // Upstream's volume plugins come here (VolumeRestrictions, EBSLimits, GCEPDLimits,
-    // NodeVolumeLimits, AzureDiskLimits, VolumeBinding, VolumeZone). schedhost models no
-    // PersistentVolumes yet, so they are not part of its default set: see kUnsupportedPlugins.
+    {"VolumeRestrictions", std::nullopt},
+    {"NodeVolumeLimits", std::nullopt},
+    {"VolumeBinding", std::nullopt},
+    {"VolumeZone", std::nullopt},
     {"PodTopologySpread", 2},
     {"InterPodAffinity", 2},
     // Inserted before DefaultPreemption when DynamicResourceAllocation is on (GA in v1.34), so
@@ -47,16 +48,6 @@ PluginSets build_default_plugins() {
 }
 
 }  // namespace
-
-bool is_unsupported_volume_plugin(std::string_view name) {
-  constexpr std::string_view kVolumePlugins[] = {
-      "VolumeRestrictions", "EBSLimits",     "GCEPDLimits", "NodeVolumeLimits",
-      "AzureDiskLimits",    "VolumeBinding", "VolumeZone",  "CinderLimits"};
-  for (std::string_view v : kVolumePlugins) {
-    if (v == name) return true;
-  }
-  return false;
-}
 
 const PluginSets& default_plugins() {
   static const PluginSets kDefaults = build_default_plugins();

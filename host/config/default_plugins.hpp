@@ -12,8 +12,4 @@ namespace schedhost::config {
 // Only multiPoint is non-empty; every entry has is_default set and no location.
 const PluginSets& default_plugins();
 
-// Upstream's volume plugins (VolumeBinding, VolumeZone, the volume limits...): not in schedhost's
-// defaults, and a profile that enables one gets an error saying they are not supported yet.
-bool is_unsupported_volume_plugin(std::string_view name);
-
 }  // namespace schedhost::config

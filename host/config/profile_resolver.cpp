@@ -66,12 +66,6 @@ void require_installed(const PluginSets& merged, const PluginCatalog& catalog,
   auto check = [&](const PluginSet& set) {
     for (const auto& plugin : set.enabled) {
       if (catalog.contains(plugin.name)) continue;
-      if (is_unsupported_volume_plugin(plugin.name)) {
-        fail_at(plugin.location,
-                "plugin " + quote(plugin.name) +
-                    " is a volume plugin, which schedhost does not support yet (it "
-                    "models no PersistentVolumes): remove it from the profile");
-      }
       std::vector<std::string> installed;
       for (const auto& [name, points] : catalog)
         installed.push_back(name);

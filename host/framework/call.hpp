@@ -44,6 +44,9 @@ class Call {
   // serve only.
   void set_api(ApiAccess* api) { api_ = api; }
   ApiAccess* api() const { return api_; }
+  // A hook upstream lets block (PreBind, Bind, PostBind, Unreserve): it may call api_request.
+  void set_may_block() { may_block_ = true; }
+  bool may_block() const { return may_block_; }
   std::string_view plugin() const { return plugin_; }  // the plugin being called
   WaitingPods* waiting_pods() const { return waiting_pods_; }
 
@@ -142,6 +145,7 @@ class Call {
   WaitingPods* waiting_pods_ = nullptr;
   const PostFilterScope* post_filter_scope_ = nullptr;
   ApiAccess* api_ = nullptr;
+  bool may_block_ = false;
   Parallelizer* parallelizer_ = nullptr;
   std::vector<std::string> reasons_;
   bool exception_ = false;

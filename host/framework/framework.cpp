@@ -166,8 +166,9 @@ Status Framework::call(const PluginInstance& plugin, const CallSite& site, bool 
   Call c(snapshot_, plugin.name(), waiting_pods_);
   // The hooks upstream lets block may call the API server (api_request).
   const std::string_view hook_name(site.hook);
-  if (api_ != nullptr && (hook_name == "PreBind" || hook_name == "Bind" ||
-                          hook_name == "PostBind" || hook_name == "Unreserve")) {
+  if (hook_name == "PreBind" || hook_name == "Bind" || hook_name == "PostBind" ||
+      hook_name == "Unreserve") {
+    c.set_may_block();
     c.set_api(api_);
   }
   return to_status(c, plugin, invoke(c, plugin, site, sampled, std::forward<Hook>(hook)));

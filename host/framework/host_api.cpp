@@ -132,11 +132,15 @@ schedhost_code_t api_request(schedhost_call_t* call, schedhost_str_t verb, sched
   auto answer = [&](std::string text) {
     if (out_body != nullptr) *out_body = c.hold(std::move(text));
   };
-  if (c.api() == nullptr) {
+  if (!c.may_block()) {
     answer(
-        "api_request: no API server for this call: only PreBind, Bind, PostBind and Unreserve "
-        "may send requests, and only in serve (run replays without an API server)");
+        "api_request: not from this hook: only PreBind, Bind, PostBind and Unreserve may send "
+        "requests to the API server");
     return SCHEDHOST_ERROR;
+  }
+  if (c.api() == nullptr) {
+    answer("api_request: no API server in this process (run replays without one)");
+    return SCHEDHOST_SKIP;
   }
   try {
     ApiAccess::Reply reply =

@@ -15,8 +15,10 @@ framework::ApiAccess::Reply PluginApi::request(std::string_view verb, std::strin
   if (verb != "GET" && verb != "POST" && verb != "PUT" && verb != "PATCH" && verb != "DELETE") {
     throw std::runtime_error("the verb must be GET, POST, PUT, PATCH or DELETE");
   }
-  const kube::Response r =
-      client_.request(std::string(verb), std::string(path), body, content_type);
+  // "" means JSON, as the ABI says (a body needs its type).
+  const std::string_view type =
+      content_type.empty() && !body.empty() ? std::string_view("application/json") : content_type;
+  const kube::Response r = client_.request(std::string(verb), std::string(path), body, type);
   return {static_cast<int32_t>(r.code), r.body};
 }
 

@@ -22,6 +22,7 @@
 //   PersistentVolumeClaim add (queues for a claim of the pod, in its namespace).
 // SignPod: the pod's volume sources other than configMap and secret (upstream's VolumesSigner).
 // No args.
+#include <schedhost/k8s/signers.hpp>
 #include <schedhost/k8s/validation.hpp>
 #include <schedhost/plugin.hpp>
 
@@ -44,7 +45,6 @@ constexpr const char* kErrReasonDiskConflict = "node(s) had no available disk";
 constexpr const char* kErrReasonReadWriteOncePodConflict =
     "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already "
     "in-use by another pod";
-constexpr std::string_view kVolumesSignerName = "v1.Pod.Spec.Volumes.NonSyntheticSources()";
 
 template <class View>
 nlohmann::json field(const View& v, std::string_view pointer) {
@@ -186,24 +186,11 @@ Status missing_state() {
   return Status::Error("cannot read " + go_quote(kPreFilterStateKey) + " from cycleState");
 }
 
-void sign_volumes(const schedhost::Pod& pod, schedhost::PodSignature& signature) {
-  std::vector<std::string> sources;
-  for (nlohmann::json v : pod_volumes(pod)) {
-    if (!v.is_object() || member(v, "configMap") != nullptr || member(v, "secret") != nullptr) {
-      continue;
-    }
-    v.erase("name");
-    sources.push_back(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  }
-  std::sort(sources.begin(), sources.end());
-  signature.add(kVolumesSignerName, sources);
-}
-
 class VolumeRestrictions {
  public:
   schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
                             schedhost::PodSignature& signature) const {
-    sign_volumes(pod, signature);
+    schedhost::k8s::sign_volumes(pod, signature);
     return {};
   }
 

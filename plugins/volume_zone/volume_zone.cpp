@@ -28,6 +28,7 @@
 //   update that changed the PV's zone labels as parsed).
 // SignPod: the pod's volume sources other than configMap and secret (upstream's VolumesSigner).
 // No args.
+#include <schedhost/k8s/signers.hpp>
 #include <schedhost/k8s/validation.hpp>
 #include <schedhost/plugin.hpp>
 
@@ -56,7 +57,6 @@ constexpr std::string_view kRegion = "topology.kubernetes.io/region";
 constexpr std::array<std::string_view, 4> kTopologyLabels = {kBetaZone, kBetaRegion, kZone,
                                                              kRegion};
 constexpr std::string_view kBetaStorageClassAnnotation = "volume.beta.kubernetes.io/storage-class";
-constexpr std::string_view kVolumesSignerName = "v1.Pod.Spec.Volumes.NonSyntheticSources()";
 
 // One zone label of one PV: its key and the zones of its value (sorted, unique).
 struct PvTopology {
@@ -205,23 +205,11 @@ std::variant<std::vector<PvTopology>, Status> pod_topologies(const schedhost::Co
   return out;
 }
 
-// upstream VolumesSigner: every volume source but configMap and secret, as sorted JSON texts.
-void sign_volumes(const schedhost::Pod& pod, schedhost::PodSignature& signature) {
-  std::vector<std::string> sources;
-  for (nlohmann::json v : pod_volumes(pod)) {
-    if (!v.is_object() || has_member(v, "configMap") || has_member(v, "secret")) continue;
-    v.erase("name");
-    sources.push_back(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  }
-  std::sort(sources.begin(), sources.end());
-  signature.add(kVolumesSignerName, sources);
-}
-
 class VolumeZone {
  public:
   schedhost::Status SignPod(schedhost::Context&, const schedhost::Pod& pod,
                             schedhost::PodSignature& signature) const {
-    sign_volumes(pod, signature);
+    schedhost::k8s::sign_volumes(pod, signature);
     return {};
   }
 

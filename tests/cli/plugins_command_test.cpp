@@ -67,11 +67,16 @@ TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
           {"NodeResourcesBalancedAllocation", Points{"PreScore", "Score"}},
           {"NodeResourcesFit", Points{"PreFilter", "Filter", "PreScore", "Score"}},
           {"NodeUnschedulable", Points{"Filter"}},
+          {"NodeVolumeLimits", Points{"PreFilter", "Filter"}},
           {"PodTopologySpread", Points{"PreFilter", "PreFilterExtensions", "Filter", "PreScore",
                                        "Score", "NormalizeScore"}},
           {"PrioritySort", Points{"QueueSort"}},
           {"SchedulingGates", Points{"PreEnqueue"}},
           {"TaintToleration", Points{"Filter", "PreScore", "Score", "NormalizeScore"}},
+          {"VolumeBinding",
+           Points{"PreFilter", "Filter", "PreScore", "Score", "Reserve", "Unreserve", "PreBind"}},
+          {"VolumeRestrictions", Points{"PreFilter", "PreFilterExtensions", "Filter"}},
+          {"VolumeZone", Points{"PreFilter", "Filter"}},
       }));
   // One entry in full.
   EXPECT_EQ(json["plugins"][0], nlohmann::json::parse(R"(

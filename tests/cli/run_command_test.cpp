@@ -196,7 +196,7 @@ kind: KubeSchedulerConfiguration
                                builtins.env());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, ::testing::StartsWith("warning: " + config +
-                                           ": profile \"default-scheduler\": 13 default plugins "
+                                           ": profile \"default-scheduler\": 17 default plugins "
                                            "are not installed"));
   EXPECT_THAT(r.err, ::testing::EndsWith("error: " + in.files.file("none.yaml") +
                                          ": no such file or directory: check the cluster file "
@@ -354,12 +354,12 @@ TEST(RunCommand, BadFeatureGatesAreOneLineEach) {
   EXPECT_EQ(unknown.out, "");
   EXPECT_EQ(unknown.err,
             "error: --feature-gates: unknown feature gate \"Nope\": this host knows "
-            "DynamicResourceAllocation, InPlacePodVerticalScaling, "
+            "CSIMigrationPortworx, DynamicResourceAllocation, InPlacePodVerticalScaling, "
             "MatchLabelKeysInPodTopologySpread, NodeInclusionPolicyInPodTopologySpread, "
             "NominatedNodeNameForExpectation, OpportunisticBatching, PodLevelResources, "
             "PodSchedulingReadiness, SchedulerAsyncPreemption, SchedulerPopFromBackoffQ, "
             "SidecarContainers, StorageCapacityScoring, TaintTolerationComparisonOperators, "
-            "VolumeAttributesClass\n");
+            "VolumeAttributesClass, VolumeLimitScaling\n");
   // A gate upstream locked (GA) keeps its value, as kube-scheduler refuses to change it.
   const auto locked = run_schedhost(in.args({"--feature-gates", "SidecarContainers=false"}));
   EXPECT_EQ(locked.exit_code, 2);

@@ -122,12 +122,13 @@ kind: KubeSchedulerConfiguration
                 "profile \"default-scheduler\": queueSort: PrioritySort; bind: DefaultBinder\n");
   EXPECT_EQ(r.err,
             "warning: " + config +
-                ": profile \"default-scheduler\": 13 default plugins are not installed "
+                ": profile \"default-scheduler\": 17 default plugins are not installed "
                 "(searched, in order: " +
                 builtins.path() + " (built-in), " + no_plugins.path() +
                 "), so they are skipped: \"SchedulingGates\", \"NodeUnschedulable\", \"NodeName\", "
                 "\"TaintToleration\", "
-                "\"NodeAffinity\", \"NodePorts\", \"NodeResourcesFit\", \"PodTopologySpread\", "
+                "\"NodeAffinity\", \"NodePorts\", \"NodeResourcesFit\", \"VolumeRestrictions\", "
+                "\"NodeVolumeLimits\", \"VolumeBinding\", \"VolumeZone\", \"PodTopologySpread\", "
                 "\"InterPodAffinity\", \"DynamicResources\", \"DefaultPreemption\", "
                 "\"NodeResourcesBalancedAllocation\", "
                 "\"ImageLocality\": put their .so files in a --plugin-dir, or "

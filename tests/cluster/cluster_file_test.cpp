@@ -274,32 +274,27 @@ TEST(ClusterFileTest, APodBoundToAMissingNodeCountsOnNoNodeWithAWarning) {
   EXPECT_TRUE(cluster.snapshot().at(0).pods().empty());
 }
 
-// Each kind read but not acted on in full (the claims and classes VolumeBinding would bind), and
-// each unmodelled kind: one line, with its count, its first object's place, and what is missing.
-TEST(ClusterFileTest, PartlyUsedAndUnmodelledKindsAreOneWarningLineEach) {
+// Each unmodelled kind: one line, with its count, its first object's place, and what is
+// missing; the kinds plugins read (StorageClass, Service, CSINode...) are no warning.
+TEST(ClusterFileTest, UnmodelledKindsAreOneWarningLineEach) {
   const Cluster cluster = parse_cluster_text(
       "kind: StorageClass\napiVersion: storage.k8s.io/v1\nmetadata: {name: fast}\n"
       "provisioner: x\n---\n"
       "kind: Service\napiVersion: v1\nmetadata: {name: web, namespace: shop}\n---\n"
-      "kind: StorageClass\napiVersion: storage.k8s.io/v1\nmetadata: {name: slow}\n"
-      "provisioner: x\n---\n"
+      "kind: VolumeAttachment\napiVersion: storage.k8s.io/v1\nmetadata: {name: va-1}\n---\n"
       "kind: ConfigMap\napiVersion: v1\nmetadata: {name: a}\n---\n"
-      "kind: CSIStorageCapacity\napiVersion: storage.k8s.io/v1\nmetadata: {name: a}\n"
-      "storageClassName: fast\n---\n"
+      "kind: VolumeAttachment\napiVersion: storage.k8s.io/v1\nmetadata: {name: va-2}\n---\n"
       "kind: CSINode\napiVersion: storage.k8s.io/v1\nmetadata: {name: node-a}\n",
       "cluster.yaml");
-  const std::string binding =
-      "VolumeBinding is not in schedhost yet: an unbound claim is never bound (its pod is placed "
-      "as if the claim were not there) and a bound claim's PersistentVolume node affinity does "
-      "not constrain where its pod goes";
-  // The Service and the CSINode are read and used in full: no line.
   EXPECT_EQ(cluster.warnings,
             (std::vector<std::string>{
-                "cluster.yaml:1:1: 2 StorageClasses (the first \"fast\") are read, but " + binding,
-                "cluster.yaml:19:1: CSIStorageCapacity \"default/a\" is read, but " + binding,
-                "cluster.yaml:15:1: ConfigMap \"a\" is not modelled by schedhost and counted for "
+                "cluster.yaml:10:1: 2 VolumeAttachments (the first \"va-1\") are not modelled by "
+                "schedhost and counted for nothing: kube-scheduler v1.35's NodeVolumeLimits also "
+                "counts the volumes attached to a node through VolumeAttachments; schedhost "
+                "counts the volumes of the node's pods only",
+                "cluster.yaml:14:1: ConfigMap \"a\" is not modelled by schedhost and counted for "
                 "nothing: no scheduling plugin reads this kind"}));
-  EXPECT_EQ(cluster.objects.size(), 5u);
+  EXPECT_EQ(cluster.objects.size(), 3u);
 }
 
 TEST_F(ClusterFileErrorTest, UnsupportedApiVersion) {

@@ -40,7 +40,11 @@ TEST(DefaultPlugins, AreUpstreamV135MultiPointInOrderWithWeights) {
                      {"TaintToleration", 3},
                      {"NodeAffinity", 2},
                      {"NodePorts", none},
-                     {"NodeResourcesFit", 1},  // the volume plugins are left out
+                     {"NodeResourcesFit", 1},
+                     {"VolumeRestrictions", none},
+                     {"NodeVolumeLimits", none},
+                     {"VolumeBinding", none},
+                     {"VolumeZone", none},
                      {"PodTopologySpread", 2},
                      {"InterPodAffinity", 2},
                      {"DynamicResources", 2},

@@ -49,14 +49,19 @@ std::string resolve_error(const std::string& body,
   return input_error_of([&] { resolve(body, catalog); });
 }
 
-// Upstream's default filters minus the volume plugins, which schedhost does not support yet.
-const Names kDefaultFilters = {"NodeUnschedulable", "NodeName",        "TaintToleration",
-                               "NodeAffinity",      "NodePorts",       "NodeResourcesFit",
-                               "PodTopologySpread", "InterPodAffinity"};
+// Upstream v1.35's default filters.
+const Names kDefaultFilters = {"NodeUnschedulable",  "NodeName",          "TaintToleration",
+                               "NodeAffinity",       "NodePorts",         "NodeResourcesFit",
+                               "VolumeRestrictions", "NodeVolumeLimits",  "VolumeBinding",
+                               "VolumeZone",         "PodTopologySpread", "InterPodAffinity"};
 
-const Weights kDefaultScores = {{"TaintToleration", 3},  {"NodeAffinity", 2},
-                                {"NodeResourcesFit", 1}, {"PodTopologySpread", 2},
-                                {"InterPodAffinity", 2}, {"NodeResourcesBalancedAllocation", 1},
+const Weights kDefaultScores = {{"TaintToleration", 3},
+                                {"NodeAffinity", 2},
+                                {"NodeResourcesFit", 1},
+                                {"VolumeBinding", 1},
+                                {"PodTopologySpread", 2},
+                                {"InterPodAffinity", 2},
+                                {"NodeResourcesBalancedAllocation", 1},
                                 {"ImageLocality", 1}};
 
 TEST(ProfileResolver, DefaultProfileRunsUpstreamDefaultsInOrder) {
@@ -67,17 +72,18 @@ TEST(ProfileResolver, DefaultProfileRunsUpstreamDefaultsInOrder) {
   EXPECT_EQ(names_at(p, E::PreEnqueue), Names{"SchedulingGates"});
   EXPECT_EQ(names_at(p, E::QueueSort), Names{"PrioritySort"});
   EXPECT_EQ(names_at(p, E::PreFilter),
-            (Names{"NodeAffinity", "NodePorts", "NodeResourcesFit", "PodTopologySpread",
+            (Names{"NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions",
+                   "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread",
                    "InterPodAffinity", "DynamicResources"}));
   EXPECT_EQ(names_at(p, E::Filter), kDefaultFilters);
   EXPECT_EQ(names_at(p, E::PostFilter), (Names{"DynamicResources", "DefaultPreemption"}));
   EXPECT_EQ(names_at(p, E::PreScore),
-            (Names{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread",
-                   "InterPodAffinity", "NodeResourcesBalancedAllocation"}));
+            (Names{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "VolumeBinding",
+                   "PodTopologySpread", "InterPodAffinity", "NodeResourcesBalancedAllocation"}));
   EXPECT_EQ(weights_at(p, E::Score), kDefaultScores);
-  EXPECT_EQ(names_at(p, E::Reserve), Names{});
+  EXPECT_EQ(names_at(p, E::Reserve), Names{"VolumeBinding"});
   EXPECT_EQ(names_at(p, E::Permit), Names{});
-  EXPECT_EQ(names_at(p, E::PreBind), Names{});
+  EXPECT_EQ(names_at(p, E::PreBind), Names{"VolumeBinding"});
   EXPECT_EQ(names_at(p, E::Bind), Names{"DefaultBinder"});
   EXPECT_EQ(names_at(p, E::PostBind), Names{});
   // Only the configurable points are recorded; the paired ones follow from them.
@@ -92,8 +98,10 @@ TEST(ProfileResolver, DefaultProfileRunsUpstreamDefaultsInOrder) {
 TEST(ProfileResolver, DisablingOneDefaultInMultiPointRemovesItEverywhere) {
   const Profile& p = only_profile(
       resolve("profiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: NodeAffinity}]\n"));
-  EXPECT_EQ(names_at(p, E::PreFilter), (Names{"NodePorts", "NodeResourcesFit", "PodTopologySpread",
-                                              "InterPodAffinity", "DynamicResources"}));
+  EXPECT_EQ(names_at(p, E::PreFilter),
+            (Names{"NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
+                   "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
+                   "DynamicResources"}));
   Weights scores = kDefaultScores;
   scores.erase(scores.begin() + 1);
   EXPECT_EQ(weights_at(p, E::Score), scores);
@@ -107,6 +115,7 @@ TEST(ProfileResolver, DisablingAtOnePointKeepsThePluginElsewhere) {
   EXPECT_EQ(weights_at(p, E::Score), (Weights{{"TaintToleration", 3},
                                               {"NodeAffinity", 2},
                                               {"NodeResourcesFit", 1},
+                                              {"VolumeBinding", 1},
                                               {"PodTopologySpread", 2},
                                               {"InterPodAffinity", 2}}));
   // PreScore still has it: upstream disables per extension point.
@@ -152,6 +161,7 @@ TEST(ProfileResolver, ReEnablingADefaultAtScoreMovesItFirstWithTheNewWeight) {
   EXPECT_EQ(weights_at(p, E::Score), (Weights{{"NodeResourcesFit", 5},
                                               {"TaintToleration", 3},
                                               {"NodeAffinity", 2},
+                                              {"VolumeBinding", 1},
                                               {"PodTopologySpread", 2},
                                               {"InterPodAffinity", 2},
                                               {"NodeResourcesBalancedAllocation", 1},
@@ -230,6 +240,7 @@ TEST(ProfileResolver, SampleFileWithTwoProfiles) {
   EXPECT_EQ(weights_at(profiles[1], E::Score), (Weights{{"NodeResourcesFit", 3},
                                                         {"TaintToleration", 3},
                                                         {"NodeAffinity", 2},
+                                                        {"VolumeBinding", 1},
                                                         {"PodTopologySpread", 2},
                                                         {"InterPodAffinity", 2},
                                                         {"ImageLocality", 1},
@@ -286,24 +297,6 @@ TEST(ProfileResolver, DisabledMissingDefaultsAreNotWarnedAbout) {
   auto r = resolve("profiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: NodeName}]\n",
                    catalog);
   EXPECT_TRUE(r.warnings.empty());
-}
-
-TEST(ProfileResolver, AVolumePluginIsNotSupportedYet) {
-  PluginCatalog catalog = default_catalog();
-  catalog.erase("VolumeBinding");
-  try {
-    resolve("profiles:\n- plugins:\n    filter:\n      enabled: [{name: VolumeBinding}]\n",
-            catalog);
-    FAIL() << "expected an error";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(),
-                 "profile.yaml:6:24: plugin \"VolumeBinding\" is a volume plugin, which schedhost "
-                 "does not support yet (it models no PersistentVolumes): remove it from the "
-                 "profile");
-  }
-  // Disabling one, as many real profiles do, is fine.
-  EXPECT_NO_THROW(resolve(
-      "profiles:\n- plugins:\n    filter:\n      disabled: [{name: VolumeBinding}]\n", catalog));
 }
 
 TEST(ProfileResolver, UnusedPluginConfigIsAWarning) {

@@ -37,6 +37,7 @@ TEST(DeployManifests, RenderTheObjectsOfASecondScheduler) {
                       "Namespace schedhost-system",
                       "ServiceAccount schedhost-system/schedhost",
                       "ClusterRoleBinding schedhost-as-kube-scheduler",
+                      "ClusterRoleBinding schedhost-as-volume-scheduler",
                       "Role schedhost-system/schedhost-leader-election",
                       "RoleBinding schedhost-system/schedhost-leader-election",
                       "RoleBinding kube-system/schedhost-extension-apiserver-authentication-reader",
@@ -105,7 +106,8 @@ TEST(DeployManifests, RenderTheObjectsOfASecondScheduler) {
                      std::string(SCHEDHOST_BINARY_DIR) + "/lib/schedhost/examples"});
   EXPECT_EQ(validated.exit_code, 0) << validated.err;
   EXPECT_NE(validated.out.find("filter: NodeUnschedulable, NodeName, TaintToleration, "
-                               "NodeAffinity, NodePorts, NodeResourcesFit, PodTopologySpread, "
+                               "NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions, "
+                               "NodeVolumeLimits, VolumeBinding, VolumeZone, PodTopologySpread, "
                                "InterPodAffinity, SamplePlugin;"),
             std::string::npos)
       << validated.out;
@@ -134,6 +136,8 @@ TEST(DeployManifests, TheApiServerAcceptsEveryObjectInAServerDryRun) {
            "rolebinding.rbac.authorization.k8s.io/schedhost-leader-election created (server dry "
            "run)",
            "clusterrolebinding.rbac.authorization.k8s.io/schedhost-as-kube-scheduler created "
+           "(server dry run)",
+           "clusterrolebinding.rbac.authorization.k8s.io/schedhost-as-volume-scheduler created "
            "(server dry run)",
            "configmap/schedhost-config created (server dry run)",
            "deployment.apps/schedhost created (server dry run)",

@@ -15,7 +15,9 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "kube/api_client.hpp"
 
@@ -293,17 +295,22 @@ void ControlPlane::create_service_account(const std::string& name) const {
 
 void ControlPlane::grant_kube_scheduler_role(const std::string& service_account) const {
   kube::ApiClient admin(admin_config());
-  admin.create("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
-               {{"apiVersion", "rbac.authorization.k8s.io/v1"},
-                {"kind", "ClusterRoleBinding"},
-                {"metadata", {{"name", service_account}}},
-                {"roleRef",
-                 {{"apiGroup", "rbac.authorization.k8s.io"},
-                  {"kind", "ClusterRole"},
-                  {"name", "system:kube-scheduler"}}},
-                {"subjects", nlohmann::json::array({{{"kind", "ServiceAccount"},
-                                                     {"name", service_account},
-                                                     {"namespace", "kube-system"}}})}});
+  // As kube-scheduler is bound: system:kube-scheduler, and system:volume-scheduler for
+  // VolumeBinding (StorageClasses; the volumes and claims it binds).
+  for (const auto& [binding, role] :
+       {std::pair<std::string, std::string>{service_account, "system:kube-scheduler"},
+        {service_account + "-volumes", "system:volume-scheduler"}}) {
+    admin.create(
+        "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+        {{"apiVersion", "rbac.authorization.k8s.io/v1"},
+         {"kind", "ClusterRoleBinding"},
+         {"metadata", {{"name", binding}}},
+         {"roleRef",
+          {{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", role}}},
+         {"subjects", nlohmann::json::array({{{"kind", "ServiceAccount"},
+                                              {"name", service_account},
+                                              {"namespace", "kube-system"}}})}});
+  }
 }
 
 std::string ControlPlane::service_account_token(const std::string& name,

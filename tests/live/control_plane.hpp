@@ -81,7 +81,8 @@ class ControlPlane {
 
   // Service accounts in kube-system, as a scheduler's pod runs under one.
   void create_service_account(const std::string& name) const;
-  // Binds it to the bootstrap ClusterRole system:kube-scheduler (ClusterRoleBinding `name`).
+  // Binds it to the bootstrap ClusterRoles system:kube-scheduler (ClusterRoleBinding `name`) and
+  // system:volume-scheduler (`name`-volumes), as kube-scheduler is bound.
   void grant_kube_scheduler_role(const std::string& service_account) const;
   // A token from the TokenRequest API, valid an hour. With bound_secret, the token is bound to
   // a Secret of that name in kube-system (made here): deleting the Secret revokes the token.

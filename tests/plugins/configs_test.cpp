@@ -86,12 +86,17 @@ List installed_only(List list, const PluginCatalog& catalog, Name name_of) {
   return list;
 }
 
-const Names kDefaultFilters = {"NodeUnschedulable", "NodeName",        "TaintToleration",
-                               "NodeAffinity",      "NodePorts",       "NodeResourcesFit",
-                               "PodTopologySpread", "InterPodAffinity"};
-const Weights kDefaultScores = {{"TaintToleration", 3},  {"NodeAffinity", 2},
-                                {"NodeResourcesFit", 1}, {"PodTopologySpread", 2},
-                                {"InterPodAffinity", 2}, {"NodeResourcesBalancedAllocation", 1},
+const Names kDefaultFilters = {"NodeUnschedulable",  "NodeName",          "TaintToleration",
+                               "NodeAffinity",       "NodePorts",         "NodeResourcesFit",
+                               "VolumeRestrictions", "NodeVolumeLimits",  "VolumeBinding",
+                               "VolumeZone",         "PodTopologySpread", "InterPodAffinity"};
+const Weights kDefaultScores = {{"TaintToleration", 3},
+                                {"NodeAffinity", 2},
+                                {"NodeResourcesFit", 1},
+                                {"VolumeBinding", 1},
+                                {"PodTopologySpread", 2},
+                                {"InterPodAffinity", 2},
+                                {"NodeResourcesBalancedAllocation", 1},
                                 {"ImageLocality", 1}};
 const Names kGpuFilters = {"SamplePlugin", "ExampleFilter"};
 Weights gpu_scores() {

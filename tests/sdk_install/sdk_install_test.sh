@@ -120,7 +120,7 @@ case "$case_name" in
     export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
     mkdir -p "$tmp/plugins"
     pc() { pkg-config "$@" schedhost-sdk; }
-    [[ $(pc --modversion) == 1.7 ]] || fail "pkg-config version: $(pc --modversion)"
+    [[ $(pc --modversion) == 1.8 ]] || fail "pkg-config version: $(pc --modversion)"
     # shellcheck disable=SC2046 # the flags are meant to be split
     "${CC:-cc}" -std=c99 -O2 -Wall -Werror $(pc --cflags) $(pc --variable=plugin_cflags) \
       -o "$tmp/plugins/node_label_filter.so" "$src/sdk/template/c/src/node_label_filter.c" \

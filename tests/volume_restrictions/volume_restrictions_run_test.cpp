@@ -48,8 +48,9 @@ std::string pv(const std::string& name, const std::string& zone, const std::stri
 
 std::string pvc(const std::string& name, const std::string& volume_name, const std::string& mode) {
   return "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: " + name +
-         ", namespace: default}\nspec: {accessModes: [" + mode +
-         "], resources: {requests: {storage: 1Gi}}, volumeName: " + volume_name + "}\n---\n";
+         ", namespace: default, annotations: {pv.kubernetes.io/bind-completed: \"yes\"}}"
+         "\nspec: {accessModes: [" +
+         mode + "], resources: {requests: {storage: 1Gi}}, volumeName: " + volume_name + "}\n---\n";
 }
 
 // A pod in "default"; on_node empty means pending. volumes and extra_spec are flow YAML.

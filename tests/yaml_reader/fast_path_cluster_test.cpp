@@ -77,7 +77,7 @@ TEST(FastPathClusterTest, IgnoredObjectsKeepTheirPositions) {
   const std::string text =
       "kind: List\nitems:\n- kind: ConfigMap\n  metadata: {name: recorded}\n"
       "- &anchored\n  kind: ConfigMap\n  metadata: {name: from-yaml-cpp}\n"
-      "---\n\n  kind: Service\n  metadata: {name: indented}\n";
+      "---\n\n  kind: ConfigMap\n  metadata: {name: indented}\n";
   ASSERT_TRUE(read_yaml_as_json(text).has_value());
   Cluster cluster = parse_cluster_text(text, "c.yaml");
   ASSERT_EQ(cluster.ignored.size(), 3u);

@@ -642,9 +642,11 @@ typedef struct schedhost_host_api {
    * the server takes it ("/api/v1/persistentvolumes/pv-1"); body JSON or empty; content_type
    * "" for application/json (or a patch type: "application/merge-patch+json", ...). SUCCESS once
    * the server answered, any status: *out_status is the HTTP status and *out_body the answer's
-   * body (host-owned, valid until the hook returns). ERROR when no request was sent, *out_body
-   * saying why: only PreBind, Bind, PostBind and Unreserve may call it (the hooks upstream lets
-   * block), and only in `serve` (`run` replays without an API server). [binding] */
+   * body (host-owned, valid until the hook returns). SKIP when this process has no API server
+   * (`run` replays without one): nothing was sent, and a plugin acts as if the write was made.
+   * ERROR when no request could be sent, *out_body saying why: only PreBind, Bind, PostBind and
+   * Unreserve may call it (the hooks upstream lets block), or the server did not answer.
+   * [binding] */
   schedhost_code_t (*api_request)(schedhost_call_t* call, schedhost_str_t verb,
                                   schedhost_str_t path, schedhost_str_t content_type,
                                   schedhost_str_t body, int32_t* out_status,

@@ -151,14 +151,16 @@ class Context {
   }
 
   // One request to the API server (ABI 1.8), from PreBind, Bind, PostBind or Unreserve in
-  // `serve`: the scheduler's credentials and rate limits. `error` is empty when the server
-  // answered (any status, in `status`, with its `body`), and says why otherwise: another hook,
-  // `run` (no API server), or a host older than 1.8. Views valid until the hook returns.
+  // `serve`: the scheduler's credentials and rate limits. answered(): the server answered (any
+  // status, in `status`, with its `body`). no_api_server: the process has none (`run`): nothing
+  // was sent, act as if the write was made. Otherwise `error` says why nothing was sent (another
+  // hook, no answer, a host older than 1.8). Views valid until the hook returns.
   struct ApiResponse {
     std::int32_t status = 0;
     std::string_view body;
     std::string error;
-    bool answered() const { return error.empty(); }
+    bool no_api_server = false;
+    bool answered() const { return error.empty() && !no_api_server; }
   };
   ApiResponse api_request(std::string_view verb, std::string_view path, std::string_view body = {},
                           std::string_view content_type = {}) const {
@@ -169,8 +171,13 @@ class Context {
       return r;
     }
     schedhost_str_t out{nullptr, 0};
-    if (fn(call_, to_str(verb), to_str(path), to_str(content_type), to_str(body), &r.status,
-           &out) != SCHEDHOST_SUCCESS) {
+    const schedhost_code_t code =
+        fn(call_, to_str(verb), to_str(path), to_str(content_type), to_str(body), &r.status, &out);
+    if (code == SCHEDHOST_SKIP) {
+      r.no_api_server = true;
+      return r;
+    }
+    if (code != SCHEDHOST_SUCCESS) {
       r.error = std::string(to_view(out));
       if (r.error.empty()) r.error = "api_request failed";
       return r;

@@ -15,6 +15,7 @@ struct PluginFeatureGate {
 };
 
 inline constexpr PluginFeatureGate kPluginFeatureGates[] = {
+    {"CSIMigrationPortworx", true, true},
     {"DynamicResourceAllocation", true, true},
     {"InPlacePodVerticalScaling", true, true},
     {"MatchLabelKeysInPodTopologySpread", true, false},
@@ -24,7 +25,8 @@ inline constexpr PluginFeatureGate kPluginFeatureGates[] = {
     {"SidecarContainers", true, true},
     {"StorageCapacityScoring", false, false},
     {"TaintTolerationComparisonOperators", false, false},
-    {"VolumeAttributesClass", true, true},
+    {"VolumeAttributesClass", true, false},
+    {"VolumeLimitScaling", false, false},
 };
 
 // The gate named name, or nullptr.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace schedhost::k8s {
 
@@ -69,6 +70,28 @@ inline void sign_node_affinity(const Pod& pod, PodSignature& signature) {
   for (const KeyValue kv : pod.node_selector())
     selector[std::string(kv.key)] = kv.value;
   signature.add("v1.Pod.Spec.Affinity.NodeSelector", std::move(selector));
+}
+
+// The pod's volumes as the volume plugins (VolumeBinding, VolumeRestrictions, VolumeZone,
+// NodeVolumeLimits) read them: each volume's source without its name, but configMap and secret
+// ones, as sorted JSON texts (upstream's VolumesSigner).
+inline void sign_volumes(const Pod& pod, PodSignature& signature) {
+  std::vector<std::string> sources;
+  nlohmann::json volumes = pod_json(pod, "/spec/volumes");
+  if (volumes.is_array()) {
+    for (nlohmann::json& v : volumes) {
+      if (!v.is_object()) continue;
+      auto is_set = [&v](const char* key) {
+        const auto it = v.find(key);
+        return it != v.end() && !it->is_null();
+      };
+      if (is_set("configMap") || is_set("secret")) continue;
+      v.erase("name");
+      sources.push_back(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+  }
+  std::sort(sources.begin(), sources.end());
+  signature.add("v1.Pod.Spec.Volumes.NonSyntheticSources()", nlohmann::json(std::move(sources)));
 }
 
 }  // namespace schedhost::k8s

@@ -318,8 +318,9 @@ class FakeHost {
     return reinterpret_cast<const schedhost_object_t*>(kept_objects_.back().get());
   }
   // The API server as a plugin's api_request (ABI 1.8) sees it: every request is recorded
-  // (api_requests()) and answered by `answer`; without one, 404. Hooks other than PreBind, Bind,
-  // PostBind and Unreserve are refused, as the host refuses them.
+  // (api_requests()) and answered by `answer`; without one there is no API server, as in `run`
+  // (SKIP). Hooks other than PreBind, Bind, PostBind and Unreserve are refused, as the host
+  // refuses them.
   FakeHost& answer_api(std::function<detail::ApiReply(const detail::ApiRequest&)> answer) {
     api_answer_ = std::move(answer);
     return *this;
@@ -845,16 +846,18 @@ struct HostApi {
     };
     if (!record.may_block) {
       answer(
-          "api_request: no API server for this call: only PreBind, Bind, PostBind and "
-          "Unreserve may send requests, and only in serve (run replays without an API "
-          "server)");
+          "api_request: not from this hook: only PreBind, Bind, PostBind and Unreserve may "
+          "send requests to the API server");
       return SCHEDHOST_ERROR;
     }
     FakeHost& h = *record.host;
+    if (!h.api_answer_) {  // no API server, as in run
+      answer("api_request: no API server in this process (run replays without one)");
+      return SCHEDHOST_SKIP;
+    }
     h.api_requests_.push_back({record.plugin, std::string(view(verb)), std::string(view(path)),
                                std::string(view(content_type)), std::string(view(body))});
-    ApiReply reply{404, "{\"kind\":\"Status\",\"code\":404}"};
-    if (h.api_answer_) reply = h.api_answer_(h.api_requests_.back());
+    ApiReply reply = h.api_answer_(h.api_requests_.back());
     if (out_status != nullptr) *out_status = reply.status;
     answer(std::move(reply.body));
     return SCHEDHOST_SUCCESS;
