@@ -27,8 +27,7 @@ NodeCache::NodeCache(kube::ApiClient& client, std::chrono::seconds sync_timeout)
 }
 
 NodeCache::~NodeCache() {
-  for (auto& informer : informers_)
-    informer->stop();
+  live::stop_all(informers_);
 }
 
 cluster::Snapshot& NodeCache::refresh() {

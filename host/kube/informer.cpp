@@ -34,13 +34,17 @@ void Informer::start() {
   thread_ = std::thread([this] { run(); });
 }
 
-void Informer::stop() {
+void Informer::request_stop() {
   stopping_ = true;
   {
     std::lock_guard lock(mutex_);
     paused_ = false;
   }
   wake_.notify_all();
+}
+
+void Informer::stop() {
+  request_stop();
   if (thread_.joinable()) thread_.join();
 }
 

@@ -49,4 +49,11 @@ void start_and_sync(const std::vector<std::unique_ptr<kube::Informer>>& informer
   }
 }
 
+void stop_all(const std::vector<std::unique_ptr<kube::Informer>>& informers) {
+  for (const auto& informer : informers)
+    informer->request_stop();
+  for (const auto& informer : informers)
+    informer->stop();
+}
+
 }  // namespace schedhost::live

@@ -97,8 +97,7 @@ std::optional<std::string> LiveScheduler::pre_enqueue(const cluster::Pod& pod) c
 }
 
 LiveScheduler::~LiveScheduler() {
-  for (auto& informer : informers_)
-    informer->stop();
+  stop_all(informers_);
 }
 
 bool LiveScheduler::responsible_for(const json& pod) const {
@@ -538,8 +537,7 @@ std::size_t LiveScheduler::shutdown() {
                  options_.shutdown_grace.count());
   }
   const std::size_t given_up = bindings_left + preemptions_left;
-  for (const auto& informer : informers_)
-    informer->stop();
+  stop_all(informers_);
   if (given_up == 0) {  // joins the idle workers
     binder_.reset();
     preemptions_.reset();
