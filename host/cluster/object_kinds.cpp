@@ -186,25 +186,27 @@ void default_storage_class(nlohmann::json& o) {
 
 // clang-format off
 constexpr ObjectKind kKinds[] = {
-    {"PersistentVolume", "PersistentVolume", "", "persistentvolumes", {"v1", ""}, false,
+    {"PersistentVolume", "PersistentVolume", "", "persistentvolumes", {"v1", ""}, false, true,
      &persistent_volume, &default_persistent_volume},
     {"PersistentVolumeClaim", "PersistentVolumeClaim", "", "persistentvolumeclaims", {"v1", ""},
-     true, &persistent_volume_claim, &default_persistent_volume_claim},
+     true, true, &persistent_volume_claim, &default_persistent_volume_claim},
     {"StorageClass", "storage.k8s.io/StorageClass", "storage.k8s.io", "storageclasses",
-     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, false, &storage_class,
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, false, true, &storage_class,
      &default_storage_class},
     {"CSINode", "storage.k8s.io/CSINode", "storage.k8s.io", "csinodes",
-     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, false, &csi_node},
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, false, true, &csi_node},
     {"CSIDriver", "storage.k8s.io/CSIDriver", "storage.k8s.io", "csidrivers",
-     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, false, &csi_driver},
+     {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, false, true, &csi_driver},
     {"CSIStorageCapacity", "storage.k8s.io/CSIStorageCapacity", "storage.k8s.io",
-     "csistoragecapacities", {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, true,
+     "csistoragecapacities", {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"}, true, true,
      &csi_storage_capacity},
-    {"Service", "Service", "", "services", {"v1", ""}, true, &map_selector},
+    {"Service", "Service", "", "services", {"v1", ""}, true, false, &map_selector},
     {"ReplicationController", "ReplicationController", "", "replicationcontrollers", {"v1", ""},
-     true, &map_selector},
-    {"ReplicaSet", "apps/ReplicaSet", "apps", "replicasets", {"apps/v1", ""}, true, &workload},
-    {"StatefulSet", "apps/StatefulSet", "apps", "statefulsets", {"apps/v1", ""}, true, &workload},
+     true, false, &map_selector},
+    {"ReplicaSet", "apps/ReplicaSet", "apps", "replicasets", {"apps/v1", ""}, true, false,
+     &workload},
+    {"StatefulSet", "apps/StatefulSet", "apps", "statefulsets", {"apps/v1", ""}, true, false,
+     &workload},
 };
 // clang-format on
 

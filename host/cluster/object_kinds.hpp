@@ -23,6 +23,10 @@ struct ObjectKind {
   // The accepted apiVersions, the first one served and suggested ("" past the last).
   std::array<std::string_view, 2> versions;
   bool namespaced;
+  // Whether upstream v1.35 turns its changes into cluster events for the queue: the storage
+  // kinds the volume plugins register for; not Services or the workload controllers, which only
+  // PodTopologySpread's default selector reads.
+  bool sends_events;
   // Throws ObjectError naming the first field plugins read that has the wrong shape.
   void (*check)(const JsonField& object);
   // Fills in what the API server defaults when a client leaves it out (a StorageClass's

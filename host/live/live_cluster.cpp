@@ -37,13 +37,6 @@ std::shared_ptr<const cluster::Pod> shared_pod(const cluster::NodeInfo& node,
   return nullptr;
 }
 
-// Upstream v1.35 sends cluster events for the storage kinds its volume plugins register
-// (PersistentVolume, PersistentVolumeClaim, the storage.k8s.io kinds), and none for Services and
-// the workload controllers, which only PodTopologySpread's default selector reads.
-bool sends_events(const cluster::ObjectKind& kind) {
-  return kind.kind.starts_with("Persistent") || kind.group == "storage.k8s.io";
-}
-
 }  // namespace
 
 LiveCluster::LiveCluster() = default;
@@ -196,7 +189,7 @@ void LiveCluster::apply_object(const Change& c, ClusterChanges& out) {
     event.object = std::move(now);
   }
   ++out.others;
-  if (sends_events(kind)) out.events.push_back(std::move(event));
+  if (kind.sends_events) out.events.push_back(std::move(event));
 }
 
 void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {

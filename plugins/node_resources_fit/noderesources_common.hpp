@@ -4,6 +4,7 @@
 // field.Error messages. Header-only; each plugin library compiles its own copy.
 #pragma once
 
+#include <schedhost/k8s/validation.hpp>
 #include <schedhost/plugin.hpp>
 
 #include "resource_names.hpp"
@@ -139,53 +140,8 @@ void for_each_scored_resource(const schedhost::NodeInfo& node,
 
 // ---- field.Error messages (k8s.io/apimachinery/pkg/util/validation/field) ----
 
-// Go's strconv.Quote for the strings args can hold (UTF-8 kept, controls escaped).
-inline std::string go_quote(std::string_view s) {
-  static const char* const kHex = "0123456789abcdef";
-  std::string out = "\"";
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xf];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
+// Go's strconv.Quote, the SDK's.
+using schedhost::k8s::go_quote;
 
 // A field.ErrorList, reported as ErrorList.ToAggregate().Error(): one message, or "[a, b]"
 // when there are several (duplicates dropped).

@@ -33,6 +33,7 @@
 // v1.35's VolumeAttachment delete is not registered (no such kind here).
 // SignPod: upstream's volumes fragment (every volume source but configMap and secret).
 #include <schedhost/k8s/signers.hpp>
+#include <schedhost/k8s/validation.hpp>
 #include <schedhost/plugin.hpp>
 
 #include <nlohmann/json.hpp>
@@ -49,6 +50,8 @@
 #include <vector>
 
 namespace {
+
+using schedhost::k8s::go_quote;
 
 using Json = nlohmann::json;
 using schedhost::QueueingHint;
@@ -162,53 +165,6 @@ bool is_hex(char c) {
 }
 int hex_value(char c) {
   return c <= '9' ? c - '0' : (c >= 'a' ? c - 'a' + 10 : c - 'A' + 10);
-}
-
-// Go's %q of an ASCII-or-UTF-8 string (control characters escaped).
-std::string go_quote(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      default:
-        if (u < 0x20 || u == 0x7f) {
-          out += "\\x";
-          out += kHex[u >> 4];
-          out += kHex[u & 15];
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
 }
 
 // Go's url.unescape: the text with %XX decoded, or the bad escape ("%zz") in error. In a host

@@ -1047,10 +1047,20 @@ std::optional<Json> get_claim(schedhost::Context& ctx, const Claim& claim, std::
 // upstream checkBindings, on the API server's copies: true when every claim of the pod is fully
 // bound (spec.volumeName and the PV controller's bind-completed annotation), an error when a
 // binding can no longer complete (a provisioner gave up: it removed selected-node).
-std::optional<std::string> bindings_done(schedhost::Context& ctx, const PodVolumes& volumes,
-                                         std::string_view node, bool& done) {
+std::optional<std::string> bindings_done(schedhost::Context& ctx, const schedhost::Pod& pod,
+                                         const PodVolumes& volumes, std::string_view node,
+                                         bool& done) {
   done = true;
   std::string error;
+  // A pod deleted meanwhile ends the wait (upstream checks it first, on each look).
+  const std::string pod_path = "/api/v1/namespaces/" + std::string(pod.namespace_name()) +
+                               "/pods/" + std::string(pod.name());
+  const auto still = ctx.api_request("GET", pod_path);
+  if (!still.answered()) return still.error;
+  if (still.status == 404) {
+    return "pod does not exist any more: " + std::string(pod.namespace_name()) + "/" +
+           std::string(pod.name());
+  }
   auto fully_bound = [](const Json& pvc) {
     const Json* spec = member(pvc, "spec");
     const Json* name = spec == nullptr ? nullptr : member(*spec, "volumeName");
@@ -1085,7 +1095,8 @@ std::optional<std::string> bindings_done(schedhost::Context& ctx, const PodVolum
 // bindTimeoutSeconds, until the PV controller (or a provisioner) has completed every binding. In
 // `run` there is no API server: the replay takes the bindings as written and completed, as they
 // would be in a cluster (the assume cache keeps them for the pods after this one).
-Status bind_pod_volumes(schedhost::Context& ctx, const PodVolumes& volumes, std::string_view node,
+Status bind_pod_volumes(schedhost::Context& ctx, const schedhost::Pod& pod,
+                        const PodVolumes& volumes, std::string_view node,
                         std::int64_t timeout_seconds) {
   for (const ApiWrite& w : binding_writes(volumes)) {
     const auto r = ctx.api_request(w.verb, w.path, w.body.dump());
@@ -1102,7 +1113,7 @@ Status bind_pod_volumes(schedhost::Context& ctx, const PodVolumes& volumes, std:
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   while (true) {
     bool done = false;
-    if (std::optional<std::string> failed = bindings_done(ctx, volumes, node, done)) {
+    if (std::optional<std::string> failed = bindings_done(ctx, pod, volumes, node, done)) {
       return Status::Error("binding volumes: " + *failed);
     }
     if (done) return {};
@@ -1403,13 +1414,13 @@ class VolumeBinding {
   }
 
   schedhost::Status PreBind(schedhost::Context& ctx, schedhost::CycleState& state,
-                            const schedhost::Pod&, std::string_view node) {
+                            const schedhost::Pod& pod, std::string_view node) {
     const State* s = state.read<State>(kStateKey);
     if (s == nullptr || s->data == nullptr) return Status::Error("not found");
     if (s->data->all_bound) return {};
     const auto it = s->data->by_node.find(std::string(node));
     if (it == s->data->by_node.end()) return no_pod_volume_for(node);
-    return bind_pod_volumes(ctx, it->second, node, args_.bind_timeout_seconds);
+    return bind_pod_volumes(ctx, pod, it->second, node, args_.bind_timeout_seconds);
   }
 
  private:

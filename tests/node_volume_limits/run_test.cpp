@@ -1,6 +1,6 @@
 // NodeVolumeLimits end to end: `schedhost run -o json` on a cluster file with CSINodes (limit 1
-// on node-a, 2 on node-b), a StorageClass, bound PVs and PVCs, and pods using them, with a
-// profile enabling the plugin over the default ones.
+// on node-a, 2 on node-b), a StorageClass, bound PVs and PVCs, and pods using them, with
+// upstream's default profile, which has the plugin.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -8,23 +8,13 @@
 #include <map>
 #include <string>
 
+#include "support/cluster_run.hpp"
 #include "support/fixtures.hpp"
-#include "support/process.hpp"
 
 namespace schedhost::testing {
 namespace {
 
 using Json = nlohmann::json;
-
-constexpr const char* kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: default-scheduler
-    plugins:
-      multiPoint:
-        enabled:
-          - name: NodeVolumeLimits
-)";
 
 std::string node(const std::string& name, int limit) {
   return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
@@ -75,16 +65,11 @@ TEST(NodeVolumeLimitsRun, PlacesPodsWithinEachNodesCSILimit) {
   cluster += pod("web-2", "data-3", "");
   cluster += pod("web-3", "data-4", "");
   cluster += pod("web-4", "data-1", "");
-  const ProcessResult r =
-      run_schedhost({"run", "--config", dir.write("profile.yaml", kProfile), "--cluster",
-                     dir.write("cluster.yaml", cluster), "-o", "json", "--seed", "1"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  // (stderr has the host's warnings that VolumeBinding is not there yet; nothing else.)
-  EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find("NodeVolumeLimits"), std::string::npos) << r.err;
-  const Json out = Json::parse(r.out);
+  const ClusterRun r = run_cluster(dir, cluster);
+  ASSERT_EQ(r.process.exit_code, 0);
+  EXPECT_EQ(r.process.err, "");  // every object of the file is read: no warning
   std::map<std::string, std::string> placed;
-  for (const Json& p : out.at("pods")) {
+  for (const auto& [name, p] : r.pods) {  // by name: web-3 is the one left
     if (p.at("result") == "Scheduled") {
       placed[p.at("pod").get<std::string>()] = p.at("node").get<std::string>();
       continue;
@@ -99,6 +84,7 @@ TEST(NodeVolumeLimitsRun, PlacesPodsWithinEachNodesCSILimit) {
   EXPECT_EQ(placed, (std::map<std::string, std::string>{{"default/web-1", "node-a"},
                                                         {"default/web-2", "node-b"},
                                                         {"default/web-4", "node-b"}}));
+  const Json out = Json::parse(r.process.out);
   EXPECT_EQ(out.at("summary").at("scheduled"), 3);
   EXPECT_EQ(out.at("summary").at("unschedulable"), 1);
 }

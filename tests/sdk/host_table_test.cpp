@@ -77,8 +77,9 @@ TEST(HostTable, AnOlderMinorCanBeEmulatedAndTheCurrentOneRestored) {
   EXPECT_EQ(api->struct_size, offsetof(schedhost_host_api_t, object_count));
   EXPECT_FALSE(Host(api, nullptr).has(&schedhost_host_api_t::object_count));
   EXPECT_FALSE(Host(api, nullptr).has(&schedhost_host_api_t::feature_enabled));
-  EXPECT_TRUE(Host(api, nullptr).feature_enabled("MatchLabelKeysInPodTopologySpread", false) ==
-              false);  // an older host: the plugin's own fallback
+  // An older host: the plugin's own fallback, whatever it is.
+  EXPECT_FALSE(Host(api, nullptr).feature_enabled("MatchLabelKeysInPodTopologySpread", false));
+  EXPECT_TRUE(Host(api, nullptr).feature_enabled("StorageCapacityScoring", true));
   ASSERT_TRUE(framework::emulate_host_abi_minor(8));
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_TRUE(Host(api, nullptr).has(&schedhost_host_api_t::feature_enabled));

@@ -265,6 +265,7 @@ TEST_F(ReserveTest, PreBindWritesTheBindingThenWaitsForThePVController) {
   int gets = 0;
   host_->answer_api([&gets](const testing::detail::ApiRequest& r) -> testing::detail::ApiReply {
     if (r.verb == "PUT") return {200, r.body};
+    if (r.path == "/api/v1/namespaces/default/pods/pod-a") return {200, "{}"};
     // The PV controller binds the claim between the first and the second look.
     nlohmann::json claim = {{"metadata", {{"name", "a"}, {"namespace", "default"}}},
                             {"spec", nlohmann::json::object()}};
@@ -276,16 +277,32 @@ TEST_F(ReserveTest, PreBindWritesTheBindingThenWaitsForThePVController) {
   });
   expect_result(plugin().pre_bind(a.state, a.pod, "node-a"), ok(), "PreBind a");
   const auto& sent = host_->api_requests();
-  ASSERT_EQ(sent.size(), 3u);
+  ASSERT_EQ(sent.size(), 5u);
   EXPECT_EQ(sent[0].verb, "PUT");
   EXPECT_EQ(sent[0].path, "/api/v1/persistentvolumes/pv-5");
   const nlohmann::json pv = nlohmann::json::parse(sent[0].body);
   EXPECT_EQ(pv["spec"]["claimRef"]["name"], "a");
   EXPECT_EQ(pv["spec"]["claimRef"]["namespace"], "default");
-  for (std::size_t i : {1u, 2u}) {
-    EXPECT_EQ(sent[i].verb, "GET");
-    EXPECT_EQ(sent[i].path, "/api/v1/namespaces/default/persistentvolumeclaims/a");
+  for (std::size_t look : {1u, 3u}) {  // each look: the pod, then the claim
+    EXPECT_EQ(sent[look].verb, "GET");
+    EXPECT_EQ(sent[look].path, "/api/v1/namespaces/default/pods/pod-a");
+    EXPECT_EQ(sent[look + 1].verb, "GET");
+    EXPECT_EQ(sent[look + 1].path, "/api/v1/namespaces/default/persistentvolumeclaims/a");
   }
+}
+
+// The pod is deleted while its volumes are being bound: the wait ends at once with upstream's
+// error, instead of holding a binding worker until bindTimeoutSeconds.
+TEST_F(ReserveTest, APodDeletedDuringTheWaitEndsIt) {
+  Cycle a = run(pod_with_claims("pod-a", {"a"}));
+  expect_result(plugin().reserve(a.state, a.pod, "node-a"), ok(), "Reserve a");
+  host_->answer_api([](const testing::detail::ApiRequest& r) -> testing::detail::ApiReply {
+    if (r.verb == "PUT") return {200, r.body};
+    return {404, R"({"kind":"Status","code":404})"};
+  });
+  expect_result(plugin().pre_bind(a.state, a.pod, "node-a"),
+                error("binding volumes: pod does not exist any more: default/pod-a"), "PreBind a");
+  EXPECT_EQ(host_->api_requests().size(), 2u);  // the write, one look
 }
 
 // The server refuses the write (a stale resourceVersion): the pod fails with its message.
@@ -313,6 +330,7 @@ TEST_F(ReserveTest, AProvisionerThatGaveUpFailsThePreBind) {
       EXPECT_EQ(claim["metadata"]["annotations"]["volume.kubernetes.io/selected-node"], "node-b");
       return {200, r.body};
     }
+    if (r.path == "/api/v1/namespaces/default/pods/pod-p") return {200, "{}"};
     return {200, R"({"metadata":{"name":"shared","namespace":"default"},"spec":{}})"};
   });
   expect_result(plugin().pre_bind(p.state, p.pod, "node-b"),

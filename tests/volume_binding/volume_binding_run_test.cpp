@@ -1,53 +1,21 @@
 // VolumeBinding end to end: `schedhost run -o json` on a cluster file with nodes in two zones, a
 // StorageClass, zonal PersistentVolumes with node affinity bound to claims (spec.volumeName and
-// pv.kubernetes.io/bind-completed), and pods mounting the claims, with a profile that adds
-// VolumeBinding to the default plugins (the default profile does not have it yet). The built-in
-// plugin directory of the build is the binary's own.
+// pv.kubernetes.io/bind-completed), and pods mounting the claims, with upstream's default
+// profile, which has VolumeBinding. The built-in plugin directory of the build is the binary's
+// own.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <map>
 #include <string>
 
+#include "support/cluster_run.hpp"
 #include "support/fixtures.hpp"
-#include "support/process.hpp"
 
 namespace schedhost {
 namespace {
 
 using Json = nlohmann::json;
-
-// Upstream v1.35's default profile with VolumeBinding where upstream has it (between
-// NodeVolumeLimits and VolumeZone): what its PreFilter rejects stops the PreFilters after it.
-constexpr const char* kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: default-scheduler
-    plugins:
-      multiPoint:
-        disabled:
-          - {name: '*'}
-        enabled:
-          - {name: SchedulingGates}
-          - {name: PrioritySort}
-          - {name: NodeUnschedulable}
-          - {name: NodeName}
-          - {name: TaintToleration, weight: 3}
-          - {name: NodeAffinity, weight: 2}
-          - {name: NodePorts}
-          - {name: NodeResourcesFit, weight: 1}
-          - {name: VolumeRestrictions}
-          - {name: NodeVolumeLimits}
-          - {name: VolumeBinding}
-          - {name: VolumeZone}
-          - {name: PodTopologySpread, weight: 2}
-          - {name: InterPodAffinity, weight: 2}
-          - {name: DynamicResources, weight: 2}
-          - {name: DefaultPreemption}
-          - {name: NodeResourcesBalancedAllocation, weight: 1}
-          - {name: ImageLocality, weight: 1}
-          - {name: DefaultBinder}
-)";
 
 std::string node_yaml(const std::string& name, const std::string& zone) {
   return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
@@ -96,24 +64,6 @@ std::string storage_class_yaml(const std::string& name, const std::string& mode,
          "}\nprovisioner: " + provisioner + "\nvolumeBindingMode: " + mode + "\n---\n";
 }
 
-struct RunResult {
-  testing::ProcessResult process;
-  std::map<std::string, Json> pods;  // "default/db" -> its entry
-};
-
-RunResult run_cluster(const testing::ScratchDir& dir, const std::string& cluster) {
-  RunResult r;
-  r.process =
-      testing::run_schedhost({"run", "--config", dir.write("profile.yaml", kProfile), "--cluster",
-                              dir.write("cluster.yaml", cluster), "-o", "json", "--seed", "1"});
-  EXPECT_EQ(r.process.exit_code, 0) << r.process.err;
-  if (r.process.exit_code != 0) return r;
-  const Json result = Json::parse(r.process.out);
-  for (const Json& p : result.at("pods"))
-    r.pods[p.at("pod").get<std::string>()] = p;
-  return r;
-}
-
 // A PreFilter rejection: the later PreFilters do not run, so DynamicResources' PostFilter finds
 // no state of its own and upstream's message ends with its "not found".
 std::string rejected_at_pre_filter(const std::string& reason) {
@@ -144,7 +94,7 @@ std::string zoned_cluster() {
 
 TEST(VolumeBindingRun, PodsLandWhereTheirVolumesAreAndTheOthersSayWhy) {
   testing::ScratchDir dir;
-  const RunResult r = run_cluster(dir, zoned_cluster());
+  const testing::ClusterRun r = testing::run_cluster(dir, zoned_cluster());
   ASSERT_EQ(r.pods.size(), 6u) << r.process.out;
   EXPECT_EQ(r.pods.at("default/db").at("result"), "Scheduled");
   EXPECT_EQ(r.pods.at("default/db").at("node"), "node-b1");
@@ -178,7 +128,7 @@ TEST(VolumeBindingRun, AFreeVolumeGoesToTheFirstClaimThatNeedsIt) {
   c += pv_yaml("pv-free", "zone-b", "status: {phase: Available}\n");
   c += pvc_yaml("data-1", "local") + pod_yaml("one", "data-1");
   c += pvc_yaml("data-2", "local") + pod_yaml("two", "data-2");
-  const RunResult r = run_cluster(dir, c);
+  const testing::ClusterRun r = testing::run_cluster(dir, c);
   ASSERT_EQ(r.pods.size(), 2u) << r.process.out;
   const Json& one = r.pods.at("default/one");
   EXPECT_EQ(one.at("result"), "Scheduled") << one.dump();

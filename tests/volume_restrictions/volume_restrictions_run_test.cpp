@@ -1,7 +1,7 @@
 // VolumeRestrictions end to end: `schedhost run -o json` on cluster files with a
 // ReadWriteOncePod claim bound (spec.volumeName) to a zonal PersistentVolume and GCE PD disks,
-// with a profile that adds VolumeRestrictions and VolumeZone to the default plugins (the default
-// profile does not have them yet). Preemption's dry run goes through RemovePod.
+// with upstream's default profile, which has VolumeRestrictions and VolumeZone. Preemption's dry
+// run goes through RemovePod.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -9,24 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "support/cluster_run.hpp"
 #include "support/fixtures.hpp"
-#include "support/process.hpp"
 
 namespace schedhost {
 namespace {
 
 using Json = nlohmann::json;
-
-constexpr const char* kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: default-scheduler
-    plugins:
-      multiPoint:
-        enabled:
-          - name: VolumeRestrictions
-          - name: VolumeZone
-)";
 
 constexpr const char* kReadWriteOncePod =
     "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already "
@@ -73,20 +62,6 @@ std::string gce_volume(const std::string& pd) {
   return "[{name: disk, gcePersistentDisk: {pdName: " + pd + "}}]";
 }
 
-// The run's decisions by pod ("default/db" -> its entry).
-std::map<std::string, Json> run(const testing::ScratchDir& dir, const std::string& cluster) {
-  const testing::ProcessResult r =
-      testing::run_schedhost({"run", "--config", dir.write("profile.yaml", kProfile), "--cluster",
-                              dir.write("cluster.yaml", cluster), "-o", "json", "--seed", "1"});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, Json> out;
-  if (r.exit_code != 0) return out;
-  const Json result = Json::parse(r.out);
-  for (const Json& p : result.at("pods"))
-    out[p.at("pod").get<std::string>()] = p;
-  return out;
-}
-
 // holder mounts the ReadWriteOncePod claim "data" (its PV is in zone-a) on node-a1. urgent
 // (priority 100) wants it too: only evicting holder makes room, and only on a zone-a node; the
 // dry run's RemovePod frees the claim there, so urgent preempts holder and lands on node-a1.
@@ -103,7 +78,7 @@ TEST(VolumeRestrictionsRun, AReadWriteOncePodClaimGoesToOnePodAtATime) {
   cluster += pod("holder", claim_volume("data"), 0, "node-a1");
   cluster += pod("second", claim_volume("data"), 0) + pod("urgent", claim_volume("data"), 100) +
              pod("solo-user", claim_volume("solo"), 0);
-  const std::map<std::string, Json> out = run(dir, cluster);
+  const std::map<std::string, Json> out = testing::run_cluster(dir, cluster).pods;
   ASSERT_EQ(out.size(), 4u);
   EXPECT_EQ(out.at("default/holder").at("result"), "Preempted");
   EXPECT_EQ(out.at("default/urgent").at("result"), "Scheduled");
@@ -127,7 +102,7 @@ TEST(VolumeRestrictionsRun, ADiskMountedReadWriteKeepsOtherWritersOffItsNode) {
   cluster +=
       pod("writer", gce_volume("disk-1"), 0) +
       pod("pinned", gce_volume("disk-1"), 0, "", "nodeSelector: {kubernetes.io/hostname: node-1}");
-  const std::map<std::string, Json> out = run(dir, cluster);
+  const std::map<std::string, Json> out = testing::run_cluster(dir, cluster).pods;
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out.at("default/writer").at("result"), "Scheduled");
   EXPECT_EQ(out.at("default/writer").at("node"), "node-2");

@@ -1,30 +1,19 @@
 // VolumeZone end to end: `schedhost run -o json` on a cluster file with nodes in two zones,
 // zonal PersistentVolumes bound to claims (spec.volumeName), and pods mounting the claims, with
-// the default profile (VolumeZone is in it; the profile also names it, which changes nothing). The
-// built-in plugin directory of the build is the binary's own.
+// upstream's default profile, which has VolumeZone.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <map>
 #include <string>
 
+#include "support/cluster_run.hpp"
 #include "support/fixtures.hpp"
-#include "support/process.hpp"
 
 namespace schedhost {
 namespace {
 
 using Json = nlohmann::json;
-
-constexpr const char* kProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: default-scheduler
-    plugins:
-      multiPoint:
-        enabled:
-          - name: VolumeZone
-)";
 
 std::string node(const std::string& name, const std::string& zone_labels) {
   return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
@@ -65,20 +54,6 @@ std::string storage_class(const std::string& name, const std::string& mode) {
          "}\nprovisioner: example.com/disk\nvolumeBindingMode: " + mode + "\n---\n";
 }
 
-// The run's decisions by pod ("default/db" -> its entry).
-std::map<std::string, Json> run(const testing::ScratchDir& dir, const std::string& cluster) {
-  const testing::ProcessResult r =
-      testing::run_schedhost({"run", "--config", dir.write("profile.yaml", kProfile), "--cluster",
-                              dir.write("cluster.yaml", cluster), "-o", "json", "--seed", "1"});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, Json> out;
-  if (r.exit_code != 0) return out;
-  const Json result = Json::parse(r.out);
-  for (const Json& p : result.at("pods"))
-    out[p.at("pod").get<std::string>()] = p;
-  return out;
-}
-
 std::string message_of_no_fit(const std::string& reason) {
   return "0/3 nodes are available: " + reason +
          ". no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not "
@@ -108,7 +83,7 @@ TEST(VolumeZoneRun, PodsLandInTheZonesOfTheirVolumes) {
   cluster += pod("db", "data-b") + pod("beta", "data-beta") + pod("lost", "data-c") +
              pod("east", "data-east") + pod("later", "data-later") + pod("now", "data-now") +
              pod("missing", "nope") + pod("gone", "data-lost");
-  const std::map<std::string, Json> out = run(dir, cluster);
+  const std::map<std::string, Json> out = testing::run_cluster(dir, cluster).pods;
   ASSERT_EQ(out.size(), 8u);
   EXPECT_EQ(out.at("default/db").at("result"), "Scheduled");
   EXPECT_EQ(out.at("default/db").at("node"), "node-b1");
@@ -142,7 +117,7 @@ TEST(VolumeZoneRun, ANodeWithoutZoneLabelsTakesAnyVolume) {
                         node("node-a2", ", topology.kubernetes.io/zone: zone-a") + node("bare", "");
   cluster += pv("pv-c", "{topology.kubernetes.io/zone: zone-c}") + pvc("data-c", "pv-c");
   cluster += pod("app", "data-c");
-  const std::map<std::string, Json> out = run(dir, cluster);
+  const std::map<std::string, Json> out = testing::run_cluster(dir, cluster).pods;
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out.at("default/app").at("result"), "Scheduled");
   EXPECT_EQ(out.at("default/app").at("node"), "bare");
