@@ -1052,14 +1052,14 @@ std::optional<std::string> bindings_done(schedhost::Context& ctx, const schedhos
                                          bool& done) {
   done = true;
   std::string error;
-  // A pod deleted meanwhile ends the wait (upstream checks it first, on each look).
+  // A pod deleted meanwhile ends the wait (upstream looks before the volumes, on each look; its
+  // lister's NotFound reads `pod "<name>" not found`).
   const std::string pod_path = "/api/v1/namespaces/" + std::string(pod.namespace_name()) +
                                "/pods/" + std::string(pod.name());
   const auto still = ctx.api_request("GET", pod_path);
   if (!still.answered()) return still.error;
   if (still.status == 404) {
-    return "pod does not exist any more: " + std::string(pod.namespace_name()) + "/" +
-           std::string(pod.name());
+    return "pod does not exist any more: pod \"" + std::string(pod.name()) + "\" not found";
   }
   auto fully_bound = [](const Json& pvc) {
     const Json* spec = member(pvc, "spec");
