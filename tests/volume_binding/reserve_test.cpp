@@ -301,7 +301,8 @@ TEST_F(ReserveTest, APodDeletedDuringTheWaitEndsIt) {
     return {404, R"({"kind":"Status","code":404})"};
   });
   expect_result(plugin().pre_bind(a.state, a.pod, "node-a"),
-                error("binding volumes: pod does not exist any more: pod \"pod-a\" not found"), "PreBind a");
+                error("binding volumes: pod does not exist any more: pod \"pod-a\" not found"),
+                "PreBind a");
   EXPECT_EQ(host_->api_requests().size(), 2u);  // the write, one look
 }
 
