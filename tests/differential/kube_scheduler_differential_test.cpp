@@ -1,7 +1,8 @@
 // The differential test of issue 26: upstream's kube-scheduler v1.35 and `schedhost run` decide
 // the same probe pods on the same random cluster, and must agree on every one.
 //
-// For each seed: a random cluster (random_cluster.hpp) is created in the real v1.35 API server,
+// For each seed: a random cluster (random_cluster.hpp: nodes, running pods, volumes, claims,
+// CSINodes, Services and ReplicaSets) is created in the real v1.35 API server,
 // kube-scheduler (default profile) is started, and the probes are created one at a time; each is
 // decided (bound, or left Unschedulable with its PodScheduled message) and deleted before the
 // next, so every probe sees the same cluster. Then `schedhost run --explain` decides each probe
@@ -15,6 +16,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -64,7 +67,8 @@ std::optional<Outcome> await_decision(kube::ApiClient& client, const json& pod) 
 struct RunDecision {
   Outcome outcome;
   std::set<std::string> top_nodes;
-  std::string explain;  // the pod's explanation, for failure messages
+  std::string explain;                   // the pod's explanation, for failure messages
+  std::set<std::string> filter_reasons;  // every node's Filter reasons, from the explanation
 };
 
 RunDecision run_probe(const std::string& config, const std::string& cluster_file) {
@@ -77,6 +81,10 @@ RunDecision run_probe(const std::string& config, const std::string& cluster_file
   d.outcome = {pod.value("node", ""), pod.value("message", "")};
   d.explain = pod.contains("explain") ? pod["explain"].dump() : "{}";
   if (pod.contains("explain") && pod["explain"].contains("nodes")) {
+    for (const auto& [name, node] : pod["explain"]["nodes"].items()) {
+      for (const json& reason : node["filter"].value("reasons", json::array()))
+        d.filter_reasons.insert(reason.get<std::string>());
+    }
     // A single feasible node is not scored (nor upstream): it has no total and is the top.
     long long best = std::numeric_limits<long long>::min();
     for (const auto& [name, node] : pod["explain"]["nodes"].items()) {
@@ -104,6 +112,65 @@ void keep_for_debugging(const std::string& cluster_file, std::uint32_t seed,
       std::filesystem::copy_options::overwrite_existing);
 }
 
+// What the volume plugins say when they reject a pod (VolumeRestrictions, NodeVolumeLimits,
+// VolumeBinding, VolumeZone), and their PreFilters' claim errors.
+const char* const kVolumeReasons[] = {
+    "node(s) had no available disk",
+    "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode",
+    "node(s) exceed max volume count",
+    "node(s) didn't match PersistentVolume's node affinity",
+    "node(s) didn't find available persistent volumes to bind",
+    "pod has unbound immediate PersistentVolumeClaims",
+    "node(s) had no available volume zone",
+    "persistentvolumeclaim \"missing-0\" not found",
+};
+
+// The kinds run reads from the API server, by list path.
+struct Listed {
+  const char* path;
+  const char* api_version;
+  const char* kind;
+};
+constexpr Listed kListed[] = {
+    {"/api/v1/nodes", "v1", "Node"},
+    {"/api/v1/pods", "v1", "Pod"},
+    {"/api/v1/persistentvolumes", "v1", "PersistentVolume"},
+    {"/api/v1/persistentvolumeclaims", "v1", "PersistentVolumeClaim"},
+    {"/apis/storage.k8s.io/v1/storageclasses", "storage.k8s.io/v1", "StorageClass"},
+    {"/apis/storage.k8s.io/v1/csinodes", "storage.k8s.io/v1", "CSINode"},
+    {"/api/v1/services", "v1", "Service"},
+    {"/apis/apps/v1/replicasets", "apps/v1", "ReplicaSet"},
+};
+
+// Where a client creates an object of this kind (every namespaced one is in default).
+std::string collection_of(const json& object) {
+  const std::string kind = object["kind"];
+  if (kind == "StorageClass") return "/apis/storage.k8s.io/v1/storageclasses";
+  if (kind == "CSINode") return "/apis/storage.k8s.io/v1/csinodes";
+  if (kind == "PersistentVolume") return "/api/v1/persistentvolumes";
+  if (kind == "ReplicaSet") return "/apis/apps/v1/namespaces/default/replicasets";
+  if (kind == "PersistentVolumeClaim") return ns_path("default") + "/persistentvolumeclaims";
+  return ns_path("default") + "/services";
+}
+
+// Creates the cluster's other objects; returns the uid of each ReplicaSet by name.
+std::map<std::string, std::string> create_objects(kube::ApiClient& client,
+                                                  const std::vector<json>& objects) {
+  std::map<std::string, std::string> uids;
+  for (const json& object : objects) {
+    const json made = client.create(collection_of(object), object);
+    if (object["kind"] == "ReplicaSet") uids[object["metadata"]["name"]] = made["metadata"]["uid"];
+  }
+  return uids;
+}
+
+// A pod controlled by a ReplicaSet gets the uid the API server gave it.
+void with_owner_uid(json& pod, const std::map<std::string, std::string>& uids) {
+  if (!pod["metadata"].contains("ownerReferences")) return;
+  for (json& owner : pod["metadata"]["ownerReferences"])
+    owner["uid"] = uids.at(owner["name"].get<std::string>());
+}
+
 class KubeSchedulerDifferential : public ::testing::TestWithParam<std::uint32_t> {};
 
 TEST_P(KubeSchedulerDifferential, RunAgreesWithKubeSchedulerOnEveryProbe) {
@@ -121,20 +188,23 @@ TEST_P(KubeSchedulerDifferential, RunAgreesWithKubeSchedulerOnEveryProbe) {
     create_node(client, node);
     // create_node patches status without spec.unschedulable/taints: those came with the create.
   }
-  for (const RunningPod& running : cluster.running) {
+  const std::map<std::string, std::string> owner_uids = create_objects(client, cluster.objects);
+  for (RunningPod running : cluster.running) {
+    with_owner_uid(running.pod, owner_uids);
     client.create(ns_path(running.pod["metadata"]["namespace"]) + "/pods", running.pod);
     if (!running.status.empty()) {
       client.patch(pod_path(running.pod) + "/status", {{"status", running.status}},
                    kube::PatchType::Merge);
     }
   }
-  // The cluster as the API server holds it, for run: every node and running pod.
+  // The cluster as the API server holds it, for run: every object of the kinds the default
+  // profile reads.
   json base = json::array();
-  for (const auto& [path, kind] : {std::pair{"/api/v1/nodes", "Node"}, {"/api/v1/pods", "Pod"}}) {
-    const json list = client.get(path);
+  for (const Listed& listed : kListed) {
+    const json list = client.get(listed.path);
     for (json item : list["items"]) {
-      item["apiVersion"] = "v1";  // a list's items come without them, as from the API
-      item["kind"] = kind;
+      item["apiVersion"] = listed.api_version;  // a list's items come without them, as from the API
+      item["kind"] = listed.kind;
       base.push_back(std::move(item));
     }
   }
@@ -149,8 +219,12 @@ TEST_P(KubeSchedulerDifferential, RunAgreesWithKubeSchedulerOnEveryProbe) {
 
   int bound = 0;
   int unschedulable = 0;
+  // Of kVolumeReasons: in kube-scheduler's messages, or in schedhost's Filter verdicts on the
+  // nodes of a probe both placed on the same node.
+  std::set<std::string> reasons_seen;
   std::vector<std::string> disagreements;
-  for (const json& probe : cluster.probes) {
+  for (json probe : cluster.probes) {
+    with_owner_uid(probe, owner_uids);
     const std::string name = probe["metadata"]["name"];
     client.create(ns_path(probe["metadata"]["namespace"]) + "/pods", probe);
     const std::optional<Outcome> upstream = await_decision(client, probe);
@@ -166,6 +240,10 @@ TEST_P(KubeSchedulerDifferential, RunAgreesWithKubeSchedulerOnEveryProbe) {
     list["items"].push_back(probe);
     std::ofstream(dir.file("cluster.json")) << list.dump();
     const RunDecision ours = run_probe(config, dir.file("cluster.json"));
+    for (const char* reason : kVolumeReasons) {
+      const bool in_message = upstream->message.find(reason) != std::string::npos;
+      if (in_message || ours.filter_reasons.contains(reason)) reasons_seen.insert(reason);
+    }
 
     upstream->node.empty() ? ++unschedulable : ++bound;
     std::ostringstream why;
@@ -199,8 +277,13 @@ TEST_P(KubeSchedulerDifferential, RunAgreesWithKubeSchedulerOnEveryProbe) {
   // A cluster where nearly every probe goes the same way tests little: both outcomes must occur.
   EXPECT_GE(bound, kProbesPerSeed / 5) << "seed " << seed;
   EXPECT_GE(unschedulable, kProbesPerSeed / 10) << "seed " << seed;
-  std::cout << "seed " << seed << ": " << bound << " bound, " << unschedulable << " unschedulable, "
-            << disagreements.size() << " disagreements\n";
+  // Nor one where the volume plugins decide nothing.
+  EXPECT_GE(reasons_seen.size(), 3u) << "seed " << seed;
+  std::cout << "seed " << seed << ": " << bound << " bound, " << unschedulable << " unschedulable ("
+            << reasons_seen.size() << " of the volume plugins' reasons), " << disagreements.size()
+            << " disagreements\n";
+  for (const std::string& reason : reasons_seen)
+    std::cout << "  " << reason << "\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, KubeSchedulerDifferential, ::testing::Values(1u, 2u, 3u, 4u));
