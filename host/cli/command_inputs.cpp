@@ -2,8 +2,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <set>
+#include <stdexcept>
 
 #include "cluster/cluster_file.hpp"
+#include "cluster/object_kinds.hpp"
+#include "common/input_error.hpp"
 #include "config/config_parser.hpp"
 #include "config/profile_resolver.hpp"
 #include "framework/fatal_plugin_report.hpp"
@@ -101,7 +105,33 @@ config::SchedulerConfiguration load_profiles(const std::string& path,
   for (const std::string& warning : resolution.warnings) {
     err << "warning: " << warning << '\n';
   }
+  declare_plugin_resources(resolution.configuration, registry);
   return std::move(resolution.configuration);
+}
+
+void declare_plugin_resources(const loader::PluginDefinition& plugin) {
+  for (const library_rules::ResourceDecl& resource : plugin.resources) {
+    try {
+      cluster::declare_object_kind(resource, plugin.name);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(e.what());
+    }
+  }
+}
+
+void declare_plugin_resources(const config::SchedulerConfiguration& configuration,
+                              const loader::PluginRegistry& registry) {
+  std::set<std::string, std::less<>> seen;
+  for (const config::Profile& profile : configuration.profiles) {
+    for (const std::vector<config::EnabledPlugin>& point : profile.enabled) {
+      for (const config::EnabledPlugin& enabled : point) {
+        if (!seen.insert(enabled.name).second) continue;
+        if (const loader::PluginDefinition* plugin = registry.find(enabled.name)) {
+          declare_plugin_resources(*plugin);
+        }
+      }
+    }
+  }
 }
 
 cluster::Cluster load_cluster(const std::string& path, std::ostream& err) {

@@ -51,10 +51,18 @@ std::string not_installed(const loader::PluginRegistry& registry, std::string_vi
                           std::string_view fix);
 
 // Reads the KubeSchedulerConfiguration at path and resolves its profiles against the registry's
-// plugins; prints each resolution warning as "warning: <text>" on err. Throws InputError.
+// plugins; prints each resolution warning as "warning: <text>" on err; declares the resources
+// the enabled plugins read (declare_plugin_resources). Throws InputError.
 config::SchedulerConfiguration load_profiles(const std::string& path,
                                              const loader::PluginRegistry& registry,
                                              std::ostream& err);
+
+// Makes the resources plugins declared (ABI 1.9) kinds the cluster file, the snapshot and
+// serve's informers keep: those of every plugin a profile enables, or of one plugin (exercise).
+// Before the cluster is read. Throws InputError when two plugins disagree on one.
+void declare_plugin_resources(const config::SchedulerConfiguration& configuration,
+                              const loader::PluginRegistry& registry);
+void declare_plugin_resources(const loader::PluginDefinition& plugin);
 
 // Reads the cluster file or directory at path; prints each of its warnings (objects that count
 // for nothing: unmodelled kinds, pods bound to a missing node) as "warning: <text>" on err.

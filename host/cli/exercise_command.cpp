@@ -49,6 +49,7 @@ int run(const ExerciseOptions& options) {
                                    "put its .so in a --plugin-dir, or check the name with "
                                    "`schedhost plugins`"));
   }
+  declare_plugin_resources(*definition);  // its custom resources are the cluster file's too
   const cluster::Cluster cluster = load_cluster(options.cluster, std::cerr);
   const cluster::Snapshot snapshot = cluster.snapshot();  // pending pods are not placed
   const std::shared_ptr<const cluster::Pod> pod = read_exercise_pod(options.pod);

@@ -59,6 +59,19 @@ Json result_json(const std::string& plugin, const ExerciseResult& r) {
     out["normalizeScore"] = status_json(*r.normalize_score);
   }
   if (r.normalized_scores) out["normalizedScores"] = scores_json(*r.normalized_scores);
+  if (!r.events.empty()) {  // Context::record_event (ABI 1.9), in the order recorded
+    Json events = Json::array();
+    for (const framework::ExercisedEvent& e : r.events) {
+      Json event = Json::object();
+      event["hook"] = e.hook;
+      if (!e.node.empty()) event["node"] = valid_utf8(e.node);
+      event["type"] = e.type;
+      event["reason"] = e.reason;
+      event["message"] = valid_utf8(e.message);
+      events.push_back(std::move(event));
+    }
+    out["events"] = std::move(events);
+  }
   return out;
 }
 

@@ -212,6 +212,15 @@ void write_pod(std::size_t index, const PodResult& p, const HtmlPage& page,
       out << "<li>" << html_escape(victim) << "</li>";
     out << "</ul>";
   }
+  if (!p.events.empty()) {
+    out << "<h3>Events</h3><ul class=\"events\">";
+    for (const scheduler::PluginEvent& e : p.events) {
+      out << "<li data-event-type=\"" << html_escape(e.type) << "\"><b>" << html_escape(e.type)
+          << " " << html_escape(e.reason) << "</b> (plugin " << html_escape(e.plugin)
+          << "): <span class=\"message\">" << html_escape(e.message) << "</span></li>";
+    }
+    out << "</ul>";
+  }
   out << '\n';
   if (p.explain) {
     // A run for this page keeps digests (RunOptions::digest); a full explanation is condensed here.

@@ -59,6 +59,18 @@ Json pod_to_json(const scheduler::PodResult& pod) {
       preempted.push_back(valid_utf8(victim));
     out["preempted"] = std::move(preempted);
   }
+  if (!pod.events.empty()) {
+    Json events = Json::array();
+    for (const scheduler::PluginEvent& e : pod.events) {
+      Json event = Json::object();
+      event["plugin"] = valid_utf8(e.plugin);
+      event["type"] = valid_utf8(e.type);
+      event["reason"] = valid_utf8(e.reason);
+      event["message"] = valid_utf8(e.message);
+      events.push_back(std::move(event));
+    }
+    out["events"] = std::move(events);
+  }
   if (pod.explain) out["explain"] = explain_to_json(*pod.explain);
   return out;
 }
@@ -79,6 +91,21 @@ Json result_to_json(const scheduler::RunResult& result) {
   Json out = Json::object();
   out["pods"] = std::move(pods);
   out["summary"] = std::move(summary);
+  if (!result.written.empty()) {  // what plugins wrote to the resources they declared (ABI 1.9)
+    Json written = Json::array();
+    for (const scheduler::WrittenObject& w : result.written) {
+      Json entry = Json::object();
+      entry["resource"] = w.resource;
+      entry["object"] = valid_utf8(w.key);
+      if (w.object.is_null()) {
+        entry["deleted"] = true;
+      } else {
+        entry["state"] = Json::parse(w.object.dump());
+      }
+      written.push_back(std::move(entry));
+    }
+    out["written"] = std::move(written);
+  }
   return out;
 }
 

@@ -41,7 +41,7 @@ struct Cluster {
   // kind: PodDisruptionBudget (policy/v1 or v1beta1), for preemption (no plugin uses them yet).
   std::vector<std::shared_ptr<const PodDisruptionBudget>> pod_disruption_budgets;
   // The other kinds the plugins read (object_kinds.hpp: PersistentVolumes, StorageClasses,
-  // Services, ReplicaSets...), in file order.
+  // Services, ReplicaSets..., and the kinds plugins declared), in file order.
   std::vector<std::shared_ptr<const ApiObject>> objects;
   // Kinds schedhost does not model (yet): kept as read, counted for nothing.
   std::vector<IgnoredObject> ignored;
@@ -59,12 +59,12 @@ struct Cluster {
     Snapshot s(nodes, running_pods);
     s.set_namespaces(namespaces);
     s.set_pod_disruption_budgets(pod_disruption_budgets);
-    for (const ObjectKind& kind : object_kinds()) {
+    for (const ObjectKind* kind : all_object_kinds()) {
       std::vector<std::shared_ptr<const ApiObject>> of_kind;
       for (const auto& o : objects) {
-        if (&o->kind() == &kind) of_kind.push_back(o);
+        if (&o->kind() == kind) of_kind.push_back(o);
       }
-      if (!of_kind.empty()) s.set_objects(kind, std::move(of_kind));
+      if (!of_kind.empty()) s.set_objects(*kind, std::move(of_kind));
     }
     return s;
   }

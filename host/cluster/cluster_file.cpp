@@ -266,7 +266,7 @@ class ClusterBuilder {
       add_pod_disruption_budget(std::move(object), ref, *name);
     } else if (kind == "Pod") {
       add_pod(std::move(object), ref, *name);
-    } else if (const ObjectKind* modelled = find_object_kind(kind)) {
+    } else if (const ObjectKind* modelled = find_object_kind(kind, api_version_of(object))) {
       add_object(*modelled, std::move(object), ref, *name);
     } else {
       std::string full_name = *name;
@@ -294,6 +294,12 @@ class ClusterBuilder {
       add_document(std::move((*items)[i]), ref.child("/items/" + std::to_string(i)),
                    "items[" + std::to_string(i) + "]", implied);
     }
+  }
+
+  // The object's apiVersion, "" when it has none (a hand-written object may leave it out).
+  static std::string api_version_of(const nlohmann::json& object) {
+    const nlohmann::json* version = member(object, "apiVersion");
+    return version != nullptr && version->is_string() ? version->get<std::string>() : "";
   }
 
   static std::optional<std::string> object_name(const nlohmann::json& object) {

@@ -1,7 +1,9 @@
 #include "cluster/object_kinds.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <initializer_list>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -222,18 +224,115 @@ std::span<const ObjectKind> object_kinds() {
   return kKinds;
 }
 
-const ObjectKind* find_object_kind(std::string_view kind) {
+namespace {
+
+// A declared kind and the strings its ObjectKind's views point into.
+struct DeclaredKind {
+  std::string kind, resource, group, plural, api_version;
+  std::string plugins;  // "\"A\", \"B\""
+  ObjectKind object_kind{};
+};
+
+// The declared kinds: a deque, so that an ObjectKind never moves; written at start-up only, but
+// locked all the same (the lookups are not on any per-node path).
+struct DeclaredKinds {
+  std::mutex mutex;
+  std::deque<DeclaredKind> kinds;
+};
+DeclaredKinds& declared_kinds() {
+  static DeclaredKinds d;
+  return d;
+}
+
+// Nothing beyond metadata.name, which the readers check: a custom resource is kept as read.
+void any_object(const JsonField&) {}
+
+std::string_view group_of(std::string_view api_version) {
+  const std::size_t slash = api_version.find('/');
+  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+}
+
+}  // namespace
+
+std::vector<const ObjectKind*> all_object_kinds() {
+  std::vector<const ObjectKind*> out;
+  for (const ObjectKind& k : kKinds)
+    out.push_back(&k);
+  DeclaredKinds& d = declared_kinds();
+  std::lock_guard lock(d.mutex);
+  for (const DeclaredKind& k : d.kinds)
+    out.push_back(&k.object_kind);
+  return out;
+}
+
+const ObjectKind* find_object_kind(std::string_view kind, std::string_view api_version) {
   for (const ObjectKind& k : kKinds) {
     if (k.kind == kind) return &k;
   }
-  return nullptr;
+  DeclaredKinds& d = declared_kinds();
+  std::lock_guard lock(d.mutex);
+  const ObjectKind* first = nullptr;
+  for (const DeclaredKind& k : d.kinds) {
+    if (k.kind != kind) continue;
+    if (api_version.empty() || k.group == group_of(api_version)) return &k.object_kind;
+    if (first == nullptr) first = &k.object_kind;
+  }
+  return first;
 }
 
 const ObjectKind* find_object_resource(std::string_view resource) {
   for (const ObjectKind& k : kKinds) {
     if (k.resource == resource) return &k;
   }
+  DeclaredKinds& d = declared_kinds();
+  std::lock_guard lock(d.mutex);
+  for (const DeclaredKind& k : d.kinds) {
+    if (k.resource == resource) return &k.object_kind;
+  }
   return nullptr;
+}
+
+const ObjectKind& declare_object_kind(const library_rules::ResourceDecl& resource,
+                                      std::string_view plugin) {
+  DeclaredKinds& d = declared_kinds();
+  std::lock_guard lock(d.mutex);
+  const std::string name = resource.name();
+  const std::string quoted = "\"" + std::string(plugin) + "\"";
+  for (DeclaredKind& k : d.kinds) {
+    if (k.resource != name) continue;
+    if (k.kind != resource.kind || k.object_kind.namespaced != resource.namespaced) {
+      const auto scope = [](bool namespaced) {
+        return namespaced ? "namespaced" : "cluster-scoped";
+      };
+      throw std::invalid_argument(
+          "plugin " + quoted + " declares the resource \"" + name + "\" as kind \"" +
+          resource.kind + "\", " + scope(resource.namespaced) + ", but plugin " + k.plugins +
+          " declared it as kind \"" + k.kind + "\", " + scope(k.object_kind.namespaced) +
+          ": the plugins must agree on what the resource is");
+    }
+    if (k.plugins.find(quoted) == std::string::npos) k.plugins += ", " + quoted;
+    return k.object_kind;
+  }
+  DeclaredKind& k = d.kinds.emplace_back();
+  k.kind = resource.kind;
+  k.resource = name;
+  k.group = resource.group;
+  k.plural = resource.plural;
+  k.api_version = resource.api_version();
+  k.plugins = quoted;
+  k.object_kind =
+      ObjectKind{k.kind, k.resource,  k.group, k.plural, {k.api_version, ""}, resource.namespaced,
+                 true,   &any_object, nullptr, true};
+  return k.object_kind;
+}
+
+std::string declared_by(const ObjectKind& kind) {
+  DeclaredKinds& d = declared_kinds();
+  std::lock_guard lock(d.mutex);
+  for (const DeclaredKind& k : d.kinds) {
+    if (&k.object_kind == &kind) return k.plugins;
+  }
+  return {};
 }
 
 }  // namespace schedhost::cluster

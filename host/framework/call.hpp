@@ -21,6 +21,7 @@ namespace schedhost::framework {
 
 class ApiAccess;
 class Parallelizer;
+class PluginEvents;
 class WaitingPods;
 struct PostFilterScope;
 
@@ -48,6 +49,10 @@ class Call {
   void set_may_block() { may_block_ = true; }
   bool may_block() const { return may_block_; }
   std::string_view plugin() const { return plugin_; }  // the plugin being called
+  // Where record_event's Events go (ABI 1.9): set by the framework for every hook but sign_pod;
+  // null (record_event answers false) for the calls made outside it.
+  void set_events(PluginEvents* events) { events_ = events; }
+  PluginEvents* events() const { return events_; }
   WaitingPods* waiting_pods() const { return waiting_pods_; }
 
   // Reasons longer than kMaxReasonBytes are cut (at a UTF-8 boundary) and marked, so a
@@ -145,6 +150,7 @@ class Call {
   WaitingPods* waiting_pods_ = nullptr;
   const PostFilterScope* post_filter_scope_ = nullptr;
   ApiAccess* api_ = nullptr;
+  PluginEvents* events_ = nullptr;
   bool may_block_ = false;
   Parallelizer* parallelizer_ = nullptr;
   std::vector<std::string> reasons_;

@@ -149,6 +149,8 @@ template <class Hook>
 schedhost_code_t Framework::invoke(Call& c, const PluginInstance& plugin, const CallSite& site,
                                    bool sampled, Hook&& hook) const {
   c.reset(plugin.name());
+  // Every hook may record Events (ABI 1.9 record_event) but sign_pod.
+  c.set_events(std::string_view(site.hook) == "Sign" ? nullptr : events_);
   const HookActivity::Scope activity(plugin.definition(), site.hook);
   const PluginCallScope scope(plugin.definition(), site);
   if (!sampled) return hook(plugin.vtable(), plugin.self(), c.handle());

@@ -28,6 +28,7 @@
 #include "framework/nominated_pods.hpp"
 #include "framework/parallelizer.hpp"
 #include "framework/plugin_call_record.hpp"
+#include "framework/plugin_events.hpp"
 #include "framework/plugin_instance.hpp"
 #include "framework/preemption_extenders.hpp"
 #include "framework/status.hpp"
@@ -124,6 +125,11 @@ class Framework {
   // Unreserve only; null (run): there is none. Set before the first cycle.
   void set_api_access(ApiAccess* api) { api_ = api; }
 
+  // Where the Events plugins record (ABI 1.9 record_event) go, from every hook but sign_pod; null:
+  // record_event answers false. Thread-safe (Filter and Score record concurrently); it must
+  // outlive the framework's calls. Set before the first cycle.
+  void set_plugin_events(PluginEvents* events) { events_ = events; }
+
   Status run_pre_enqueue(const cluster::Pod& pod) const;
   // Upstream's isPodWorthRequeuing: whether event may make pod schedulable, given the plugins
   // that rejected it last. Yes when none is known, for the wildcard event, or when one of them
@@ -213,6 +219,7 @@ class Framework {
   FrameworkMetrics* metrics_ = nullptr;
   unsigned sample_percent_ = 10;
   ApiAccess* api_ = nullptr;
+  PluginEvents* events_ = nullptr;
 };
 
 }  // namespace schedhost::framework

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <string_view>
 #include <vector>
 
 namespace schedhost::loader {
@@ -47,6 +48,11 @@ class HookActivity {
   static std::uint64_t total_calls();
   // The hooks running now, one per thread that is in one (its innermost). [any thread]
   static std::vector<Running> running();
+  // The hook the calling thread is in ("Filter"), "" when none: for messages about it.
+  static std::string_view current_hook() {
+    const char* hook = own_slot().hook.load(std::memory_order_relaxed);
+    return hook == nullptr ? std::string_view() : std::string_view(hook);
+  }
 
  private:
   struct alignas(64) Slot {

@@ -13,6 +13,9 @@
 #include "framework/api_access.hpp"
 #include "framework/call.hpp"
 #include "framework/cycle_state.hpp"
+#include "framework/hook_activity.hpp"
+#include "framework/host_api_events.hpp"
+#include "framework/host_api_metrics.hpp"
 #include "framework/host_api_objects.hpp"
 #include "framework/host_api_preemption.hpp"
 #include "framework/plugin_host.hpp"
@@ -133,9 +136,10 @@ schedhost_code_t api_request(schedhost_call_t* call, schedhost_str_t verb, sched
     if (out_body != nullptr) *out_body = c.hold(std::move(text));
   };
   if (!c.may_block()) {
-    answer(
-        "api_request: not from this hook: only PreBind, Bind, PostBind and Unreserve may send "
-        "requests to the API server");
+    const std::string_view hook = HookActivity::current_hook();
+    answer("api_request: refused from " + std::string(hook.empty() ? "this hook" : hook) +
+           ": only PreBind, Bind, PostBind and Unreserve may send requests to the API server "
+           "(the hooks upstream lets block); Filter and Score must not wait on it");
     return SCHEDHOST_ERROR;
   }
   if (c.api() == nullptr) {
@@ -143,10 +147,15 @@ schedhost_code_t api_request(schedhost_call_t* call, schedhost_str_t verb, sched
     return SCHEDHOST_SKIP;
   }
   try {
-    ApiAccess::Reply reply =
+    std::optional<ApiAccess::Reply> reply =
         c.api()->request(view(verb), view(path), view(content_type), view(body));
-    if (out_status != nullptr) *out_status = reply.status;
-    answer(std::move(reply.body));
+    if (!reply) {
+      answer("api_request: no API server in this process for " + std::string(view(path)) +
+             " (run answers only for the resources plugins declared)");
+      return SCHEDHOST_SKIP;
+    }
+    if (out_status != nullptr) *out_status = reply->status;
+    answer(std::move(reply->body));
     return SCHEDHOST_SUCCESS;
   } catch (const std::exception& e) {
     answer(std::string("api_request: ") + std::string(view(verb)) + " " + std::string(view(path)) +
@@ -178,6 +187,8 @@ schedhost_host_api_t make_table() {
   t.api_request = &api_request;
   fill_object_accessors(t);
   fill_preemption_functions(t);
+  fill_event_functions(t);
+  fill_metric_functions(t);
   return t;
 }
 
@@ -206,8 +217,9 @@ bool emulate_host_abi_minor(uint32_t minor) {
       offsetof(schedhost_host_api_t, process_preemption),              // 1.4
       offsetof(schedhost_host_api_t, add_sign_fragment),               // 1.5
       offsetof(schedhost_host_api_t, object_count),                    // 1.6
-      offsetof(schedhost_host_api_t, object_count),  // 1.7: v1.35's action bits, no function
-      sizeof(schedhost_host_api_t),                  // 1.8
+      offsetof(schedhost_host_api_t, object_count),   // 1.7: v1.35's action bits, no function
+      offsetof(schedhost_host_api_t, object_select),  // 1.8
+      sizeof(schedhost_host_api_t),                   // 1.9
   };
   static_assert(std::size(kSizes) == SCHEDHOST_ABI_MINOR + 1, "a size per minor");
   if (minor > SCHEDHOST_ABI_MINOR) return false;

@@ -4,6 +4,10 @@
 // from a plugin (NULL handles, unknown ids, indexes past the end) answer "absent", never crash.
 #include "framework/host_api_objects.hpp"
 
+#include <optional>
+#include <schedhost/k8s/label_selector_text.hpp>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "cluster/api_object.hpp"
@@ -490,6 +494,39 @@ const schedhost_object_t* object_get(const schedhost_call_t* call, schedhost_str
   return s == nullptr ? nullptr
                       : object_handle(s->find_object(view(resource), view(ns), view(name)));
 }
+// A lister's List(selector) (1.9): the selector is parsed on each call, which costs far less
+// than the walk over the objects; a plugin that selects in Filter should select in PreFilter.
+schedhost_code_t object_select(schedhost_call_t* call, schedhost_str_t resource, schedhost_str_t ns,
+                               schedhost_str_t selector, const schedhost_object_t** out,
+                               size_t capacity, size_t* out_count, schedhost_str_t* out_error) {
+  if (out_count != nullptr) *out_count = 0;
+  if (call == nullptr) return SCHEDHOST_ERROR;
+  std::optional<k8s::LabelSelectorText> parsed;
+  try {
+    parsed = k8s::LabelSelectorText::parse(view(selector));
+  } catch (const std::invalid_argument& e) {
+    if (out_error != nullptr) *out_error = Call::from(call).hold(e.what());
+    return SCHEDHOST_ERROR;
+  }
+  const cluster::Snapshot* s = snapshot_of(call);
+  size_t found = 0;
+  if (s != nullptr) {
+    for (const auto& o : s->objects(view(resource), view(ns))) {
+      const cluster::StringMap& labels = o->labels();
+      const auto label = [&labels](std::string_view key) -> std::optional<std::string_view> {
+        const std::string* value = labels.find(key);
+        if (value == nullptr) return std::nullopt;
+        return std::string_view(*value);
+      };
+      if (!parsed->matches(label)) continue;
+      if (out != nullptr && found < capacity) out[found] = object_handle(o.get());
+      ++found;
+    }
+  }
+  if (out_count != nullptr) *out_count = found;
+  return SCHEDHOST_SUCCESS;
+}
+
 schedhost_str_t object_string(const schedhost_object_t* h, schedhost_object_string_t field) {
   const cluster::ApiObject* o = object_of(h);
   if (o == nullptr) return {nullptr, 0};
@@ -555,6 +592,7 @@ void fill_object_accessors(schedhost_host_api_t& t) {
   t.object_count = &object_count;
   t.object_at = &object_at;
   t.object_get = &object_get;
+  t.object_select = &object_select;
   t.object_string = &object_string;
   t.object_map_get = &object_map_get;
   t.object_map_count = &object_map_count;

@@ -1,11 +1,15 @@
 #include "framework/plugin_exerciser.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 
 #include "framework/call.hpp"
 #include "framework/cycle_state.hpp"
 #include "framework/plugin_call_record.hpp"
+#include "framework/plugin_events.hpp"
 
 namespace schedhost::framework {
 namespace {
@@ -22,6 +26,22 @@ const schedhost_node_t* exercise_handle(const NodeInfo& node) {
 bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
+
+// The events the plugin records, logged as run logs them. One thread calls the hooks.
+class ExercisedEvents : public PluginEvents {
+ public:
+  explicit ExercisedEvents(std::vector<ExercisedEvent>& into) : into_(into) {}
+  void record(const cluster::Pod& pod, std::string_view plugin, std::string_view type,
+              std::string_view reason, std::string_view message, const EventSite& site) override {
+    spdlog::info("plugin \"{}\": event {} {} about {}: {}", plugin, type, reason, pod.key(),
+                 message);
+    into_.push_back({std::string(site.hook), site.node != nullptr ? *site.node : std::string(),
+                     pod.key(), std::string(type), std::string(reason), std::string(message)});
+  }
+
+ private:
+  std::vector<ExercisedEvent>& into_;
+};
 
 class Exerciser {
  public:
@@ -72,6 +92,7 @@ class Exerciser {
   template <class Hook>
   Status call(Call& c, const CallSite& site, Hook&& hook) const {
     schedhost_code_t code = SCHEDHOST_SUCCESS;
+    c.set_events(&events_);
     {
       const PluginCallScope scope(plugin_.definition(), site);
       code = hook(c.handle());
@@ -203,6 +224,7 @@ class Exerciser {
   std::optional<std::vector<const NodeInfo*>> score_nodes_;
   CycleState state_;  // one for the whole sequence, as in one scheduling cycle
   ExerciseResult result_;
+  mutable ExercisedEvents events_{result_.events};
 };
 
 }  // namespace

@@ -33,6 +33,16 @@ struct ExerciseOptions {
 template <class T>
 using PerNode = std::vector<std::pair<std::string, T>>;
 
+// An Event the plugin recorded (ABI 1.9 record_event), as run would list it.
+struct ExercisedEvent {
+  std::string hook;  // "Filter"
+  std::string node;  // the node that hook was given; "" for a hook without one
+  std::string pod;   // "namespace/name" of the pod it is about
+  std::string type;
+  std::string reason;
+  std::string message;
+};
+
 // What each hook returned; a hook that did not run (not implemented, or stopped before) is empty.
 // Statuses carry code and reasons only (plugin stays empty); a code outside the ABI's range is
 // reported as Error "plugin "X" returned unknown status code N".
@@ -47,6 +57,7 @@ struct ExerciseResult {
   std::optional<Status> normalize_score;
   // After a successful NormalizeScore: the scores it rewrote (the nodes of `scores`).
   std::optional<PerNode<std::int64_t>> normalized_scores;
+  std::vector<ExercisedEvent> events;  // in the order recorded (each is also logged at info)
 };
 
 // Runs plugin's PreEnqueue, PreFilter, Filter, PreScore, Score and NormalizeScore (those it

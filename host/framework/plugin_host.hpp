@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "config/feature_gates.hpp"
 
@@ -13,6 +15,10 @@ namespace schedhost::framework {
 
 struct PluginHost {
   std::string name;  // "plugin \"Name\"" or "library \"name\" (path)": the log prefix
+  // The metrics this plugin declared (ABI 1.9), name -> PluginMetrics id, which metric_id
+  // answers from: filled before create(), read-only after, so any thread may read it. Empty for
+  // a library's host, which has no plugin.
+  std::vector<std::pair<std::string, std::int32_t>> metric_ids{};
 
   const schedhost_host_t* handle() const { return reinterpret_cast<const schedhost_host_t*>(this); }
   static const PluginHost& from(const schedhost_host_t* h) {

@@ -12,9 +12,11 @@
 
 namespace schedhost::live {
 
-// Nodes, namespaces and PodDisruptionBudgets feeding cluster, and the pods that have not
-// finished (status.phase neither Succeeded nor Failed, so a completed pod frees its room) feeding
-// pods, which decides which of them go where. Not started. client and cluster must outlive them.
+// Nodes, namespaces and PodDisruptionBudgets feeding cluster, the other kinds plugins read (the
+// host's and the declared ones), and the pods that have not finished (status.phase neither
+// Succeeded nor Failed, so a completed pod frees its room) feeding pods, which decides which of
+// them go where. Not started. client and cluster must outlive them. Throws std::runtime_error,
+// naming the plugin, when the API server does not serve a declared resource.
 std::vector<std::unique_ptr<kube::Informer>> cluster_informers(kube::ApiClient& client,
                                                                LiveCluster& cluster,
                                                                kube::InformerHandler pods);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "common/log_verbosity.hpp"
 #include "kube/pod_condition_patch.hpp"
@@ -43,7 +44,48 @@ std::string node_name_of(const json& pod) {
   return pod.value("/spec/nodeName"_json_pointer, std::string());
 }
 
+// The hooks of the binding cycle (and Unreserve, which undoes a reservation): their Events' action
+// is "Binding"; every other hook's is "Scheduling", as upstream's own events say.
+bool binding_hook(std::string_view hook) {
+  return hook == "PreBindPreFlight" || hook == "PreBind" || hook == "Bind" || hook == "PostBind" ||
+         hook == "Unreserve";
+}
+
 }  // namespace
+
+// An Event a plugin of one profile records about a pod, written as upstream's profiles write
+// theirs: from the controller named by the pod's schedulerName when a profile serves it (else by
+// this profile's), through the recorder (queued: aggregated and rate-limited, never blocking).
+class LiveScheduler::PluginEventSink : public framework::PluginEvents {
+ public:
+  PluginEventSink(kube::EventRecorder& events, const config::SchedulerConfiguration& configuration,
+                  const std::string& profile)
+      : events_(events) {
+    for (const config::Profile& p : configuration.profiles) {
+      instances_.emplace(p.scheduler_name, kube::reporting_instance_for(p.scheduler_name));
+    }
+    own_ = instances_.find(profile);
+  }
+
+  void record(const cluster::Pod& pod, std::string_view plugin, std::string_view type,
+              std::string_view reason, std::string_view message,
+              const framework::EventSite& site) override {
+    const auto found = std::as_const(instances_).find(pod.scheduler_name());
+    const auto& [controller, instance] = found != instances_.cend() ? *found : *own_;
+    if (log_verbosity().load() >= 4) {
+      spdlog::info("serve: plugin \"{}\": event {} {} about {}: {}", plugin, type, reason,
+                   pod.key(), message);
+    }
+    events_.record(pod.json(), type, reason, binding_hook(site.hook) ? "Binding" : "Scheduling",
+                   std::string(message), controller, instance);
+  }
+
+ private:
+  kube::EventRecorder& events_;
+  // schedulerName -> reportingInstance, for every profile; read only once built.
+  std::map<std::string, std::string, std::less<>> instances_;
+  std::map<std::string, std::string, std::less<>>::const_iterator own_;
+};
 
 LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration,
                              const loader::PluginRegistry& registry, kube::ApiClient& client,
@@ -62,6 +104,9 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
       framework->set_metrics(options_.metrics, options_.plugin_metrics_sample_percent);
     }
     framework->set_api_access(&plugin_api_);
+    plugin_events_.push_back(
+        std::make_unique<PluginEventSink>(events_, configuration, framework->name()));
+    framework->set_plugin_events(plugin_events_.back().get());
   }
   queue_ = std::make_unique<PodQueue>(
       *core_.frameworks().front(), [this](const cluster::Pod& pod) { return pre_enqueue(pod); },

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "config/feature_gates.hpp"
 #include "config/scheduler_configuration.hpp"
@@ -110,6 +111,9 @@ class LiveScheduler : public scheduler::CycleSink {
                      const std::string& message, const std::optional<std::string>& nominated);
   std::size_t shutdown();
 
+  // A profile's sink for its plugins' Events (ABI 1.9 record_event): written through events_.
+  class PluginEventSink;
+
   const config::SchedulerConfiguration& configuration_;
   kube::ApiClient& client_;
   ServeOptions options_;
@@ -119,6 +123,8 @@ class LiveScheduler : public scheduler::CycleSink {
   std::unique_ptr<PodQueue> queue_;
   kube::ApiClient events_client_;  // its own token bucket, as upstream's event client
   kube::EventRecorder events_;
+  // One per profile, in core_.frameworks()' order; after events_, which they write to.
+  std::vector<std::unique_ptr<PluginEventSink>> plugin_events_;
   PluginApi plugin_api_;  // plugins' api_request from their blocking hooks
   std::unique_ptr<BindingWorkers> binder_;
   std::unique_ptr<PreemptionWorkers> preemptions_;

@@ -5,9 +5,10 @@
 
 namespace schedhost::live {
 
-framework::ApiAccess::Reply PluginApi::request(std::string_view verb, std::string_view path,
-                                               std::string_view content_type,
-                                               std::string_view body) {
+std::optional<framework::ApiAccess::Reply> PluginApi::request(std::string_view verb,
+                                                              std::string_view path,
+                                                              std::string_view content_type,
+                                                              std::string_view body) {
   // A path that is not the server's would send the scheduler's token elsewhere.
   if (!path.starts_with("/api/") && !path.starts_with("/apis/")) {
     throw std::runtime_error("the path must start with /api/ or /apis/");
@@ -19,7 +20,7 @@ framework::ApiAccess::Reply PluginApi::request(std::string_view verb, std::strin
   const std::string_view type =
       content_type.empty() && !body.empty() ? std::string_view("application/json") : content_type;
   const kube::Response r = client_.request(std::string(verb), std::string(path), body, type);
-  return {static_cast<int32_t>(r.code), r.body};
+  return Reply{static_cast<int32_t>(r.code), r.body};
 }
 
 }  // namespace schedhost::live

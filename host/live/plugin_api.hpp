@@ -12,8 +12,8 @@ namespace schedhost::live {
 class PluginApi : public framework::ApiAccess {
  public:
   explicit PluginApi(kube::ApiClient& client) : client_(client) {}
-  Reply request(std::string_view verb, std::string_view path, std::string_view content_type,
-                std::string_view body) override;
+  std::optional<Reply> request(std::string_view verb, std::string_view path,
+                               std::string_view content_type, std::string_view body) override;
 
  private:
   kube::ApiClient& client_;

@@ -57,6 +57,8 @@ void add_definitions(std::vector<library_rules::PluginEntry>& entries, LoadedLib
     def.description = std::move(entry.description);
     def.vtable = entry.vtable;
     def.points = extension_points_of(def.vtable);
+    def.resources = std::move(entry.resources);
+    def.metrics = std::move(entry.metrics);
     out.plugins.push_back(std::move(def));
   }
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <schedhost/detail/library_rules.hpp>
+
 #include "framework/extension_point.hpp"
 
 namespace schedhost::loader {
@@ -20,6 +22,10 @@ struct PluginDefinition {
   // (older) table does not have are NULL, so the rest of the host never checks sizes.
   schedhost_plugin_vtable_t vtable{};
   ExtensionPointSet points;
+  // What it declared (ABI 1.9): the resources it reads beside the host's own kinds, and the
+  // metrics it reports.
+  std::vector<library_rules::ResourceDecl> resources;
+  std::vector<library_rules::MetricDecl> metrics;
   const LoadedLibrary* library = nullptr;
 };
 

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace schedhost::scheduler {
 
 // The result of one pod, as the output contract names them.
@@ -66,6 +68,16 @@ struct Explanation {
   std::optional<ReusedRanking> reused;
 };
 
+// An Event a plugin recorded about the pod (ABI 1.9 record_event), as upstream's EventRecorder
+// would have written it.
+struct PluginEvent {
+  std::string plugin;
+  std::string type;  // "Normal" or "Warning"
+  std::string reason;
+  std::string message;
+  bool operator==(const PluginEvent&) const = default;
+};
+
 struct PodResult {
   std::string pod;                     // "namespace/name"
   std::string profile;                 // the schedulerName that served it ("" when Skipped)
@@ -74,6 +86,9 @@ struct PodResult {
   std::string message;                 // why not, e.g. "0/3 nodes are available: ..."
   std::optional<Explanation> explain;  // only with --explain
   std::vector<std::string> preempted;  // "namespace/name" of the pods evicted to make room
+  // The Events plugins recorded about the pod in any cycle of the run, in the order recorded
+  // (those of one per-node hook, which runs on many threads, in node-name order).
+  std::vector<PluginEvent> events = {};
 };
 
 struct RunSummary {
@@ -84,10 +99,20 @@ struct RunSummary {
   int preempted = 0;
 };
 
+// An object of a resource a plugin declared that plugins' writes created, changed or deleted
+// during the run (ABI 1.9): how the run left it.
+struct WrittenObject {
+  std::string resource;   // "podgroups.v1alpha1.scheduling.x-k8s.io"
+  std::string key;        // "namespace/name", or "name"
+  nlohmann::json object;  // as the run left it; null when deleted
+};
+
 struct RunResult {
   // Every pending pod exactly once, in the order they were decided, then each running pod that
   // was preempted (a pod this run placed and then preempted keeps its one entry).
   std::vector<PodResult> pods;
+  // What plugins wrote, by resource then key (empty when they wrote nothing).
+  std::vector<WrittenObject> written;
   RunSummary summary() const;
 };
 

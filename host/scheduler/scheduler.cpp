@@ -4,16 +4,25 @@
 // at Permit expire, earliest deadline first. Bindings are written into the snapshot, and a
 // preemption's victims leave it at once, before the preemptor is retried. Nominated pods (a
 // preemptor whose retry failed, a pod that arrives with status.nominatedNodeName) count on their
-// node for the pods after them, as upstream's nominator makes them.
+// node for the pods after them, as upstream's nominator makes them. The Events plugins record
+// (ABI 1.9 record_event) are logged, and listed on the results of the pending pods they are about;
+// their writes to the resources they declared apply to the replay's objects (replay_api.hpp).
 #include "scheduler/scheduler.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scheduler/explanation_digest.hpp"
+#include "scheduler/replay_api.hpp"
 #include "scheduler/scheduling_core.hpp"
 
 namespace schedhost::scheduler {
@@ -23,6 +32,62 @@ using cluster::Pod;
 using framework::Framework;
 using framework::Status;
 
+// The Events plugins record during the replay, by the uid of the pod they are about; each is
+// logged at info as it comes.
+class RunEvents : public framework::PluginEvents {
+ public:
+  void record(const Pod& pod, std::string_view plugin, std::string_view type,
+              std::string_view reason, std::string_view message,
+              const framework::EventSite& site) override {
+    spdlog::info("plugin \"{}\": event {} {} about {}: {}", plugin, type, reason, pod.key(),
+                 message);
+    Recorded r{{std::string(plugin), std::string(type), std::string(reason), std::string(message)},
+               std::string(site.hook),
+               site.node != nullptr ? std::optional<std::string>(*site.node) : std::nullopt};
+    const std::lock_guard lock(mutex_);
+    by_pod_[pod.uid()].push_back(std::move(r));
+  }
+
+  // The events about the pod with this uid, in the order recorded, and forgets them. A hook
+  // given a node (Filter, Score, AddPod, RemovePod) runs on many nodes at once, in no set order:
+  // each run of its events is put in node-name order, so that a run's output does not depend on
+  // the threads.
+  std::vector<PluginEvent> take(const std::string& uid) {
+    const std::lock_guard lock(mutex_);
+    const auto it = by_pod_.find(uid);
+    if (it == by_pod_.end()) return {};
+    std::vector<Recorded>& recorded = it->second;
+    for (std::size_t begin = 0; begin < recorded.size();) {
+      std::size_t end = begin + 1;
+      if (recorded[begin].node) {
+        while (end < recorded.size() && recorded[end].node &&
+               recorded[end].hook == recorded[begin].hook) {
+          ++end;
+        }
+        std::stable_sort(recorded.begin() + static_cast<std::ptrdiff_t>(begin),
+                         recorded.begin() + static_cast<std::ptrdiff_t>(end),
+                         [](const Recorded& a, const Recorded& b) { return *a.node < *b.node; });
+      }
+      begin = end;
+    }
+    std::vector<PluginEvent> out;
+    out.reserve(recorded.size());
+    for (Recorded& r : recorded)
+      out.push_back(std::move(r.event));
+    by_pod_.erase(it);
+    return out;
+  }
+
+ private:
+  struct Recorded {
+    PluginEvent event;
+    std::string hook;
+    std::optional<std::string> node;  // the node the hook was given
+  };
+  std::mutex mutex_;
+  std::map<std::string, std::vector<Recorded>> by_pod_;
+};
+
 class Replay : public CycleSink {
  public:
   Replay(const config::SchedulerConfiguration& configuration,
@@ -30,10 +95,15 @@ class Replay : public CycleSink {
          const RunOptions& options)
       : options_(options),
         snapshot_(cluster.snapshot()),
+        api_(snapshot_),
         core_(configuration, registry, snapshot_, *this,
               {options.explain || options.digest.has_value(), options.seed,
                options.feature_gates.opportunistic_batching}) {
     if (options.digest) more_budget_ = options.digest->more_budget;
+    for (const auto& framework : core_.frameworks()) {
+      framework->set_plugin_events(&events_);
+      framework->set_api_access(&api_);  // the declared resources' writes (ABI 1.9)
+    }
   }
 
   RunResult run(const cluster::Cluster& cluster) {
@@ -44,6 +114,10 @@ class Replay : public CycleSink {
     // Nothing else will happen: waits expire, earliest deadline first (virtual time).
     while (core_.expire_first_wait()) {
     }
+    // Events about a pending pod go on its entry; those about other pods were only logged.
+    for (const auto& [uid, entry] : entry_of_)
+      result_.pods[entry].events = events_.take(uid);
+    result_.written = api_.written();
     return std::move(result_);
   }
 
@@ -54,6 +128,7 @@ class Replay : public CycleSink {
       condensed.reused = result.explain->reused;
       result.explain = std::move(condensed);
     }
+    entry_of_.emplace(pod->uid(), result_.pods.size());
     if (result.result == kScheduled) {
       placed_.emplace(pod->uid(), result_.pods.size());
       result_.pods.push_back(std::move(result));
@@ -97,6 +172,7 @@ class Replay : public CycleSink {
     for (const PodPtr& pod : cluster.pending_pods) {
       const Framework* f = core_.framework_for(*pod);
       if (f == nullptr) {
+        entry_of_.emplace(pod->uid(), result_.pods.size());
         result_.pods.push_back({pod->key(),
                                 "",
                                 kSkipped,
@@ -107,6 +183,7 @@ class Replay : public CycleSink {
         continue;
       }
       if (Status gate = f->run_pre_enqueue(*pod); !gate.ok()) {
+        entry_of_.emplace(pod->uid(), result_.pods.size());
         result_.pods.push_back(
             {pod->key(), f->name(), kGated, "", gate.message(), std::nullopt, {}});
         continue;
@@ -168,10 +245,13 @@ class Replay : public CycleSink {
   }
 
   const RunOptions& options_;
+  RunEvents events_;  // before core_: its frameworks record into it until they are gone
   cluster::Snapshot snapshot_;
+  ReplayApi api_;  // plugins' api_request: answers for the declared resources, from snapshot_
   SchedulingCore core_;
   std::map<std::string, std::size_t> placed_;     // pod uid -> its Scheduled entry in result_
   std::map<std::string, std::string> preempted_;  // waiting victim uid -> its message
+  std::map<std::string, std::size_t> entry_of_;   // pending pod uid -> its entry in result_
   RunResult result_;
   std::size_t more_budget_ = 0;  // with RunOptions::digest: "show more" rows still to keep
 };

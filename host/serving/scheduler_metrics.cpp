@@ -8,8 +8,11 @@
 
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <vector>
 
+#include "framework/plugin_metrics.hpp"
 #include "framework/status.hpp"
 
 namespace schedhost::serving {
@@ -353,7 +356,13 @@ void SchedulerMetrics::update_process_metrics() {
 std::string SchedulerMetrics::scrape() {
   std::lock_guard lock(mutex_);
   update_process_metrics();
-  return prometheus::TextSerializer().Serialize(registry_->Collect());
+  std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  // The plugins' own metrics (ABI 1.9) live in the process's PluginMetrics, not in this registry.
+  std::vector<prometheus::MetricFamily> plugin_families =
+      framework::PluginMetrics::instance().collect();
+  families.insert(families.end(), std::make_move_iterator(plugin_families.begin()),
+                  std::make_move_iterator(plugin_families.end()));
+  return prometheus::TextSerializer().Serialize(families);
 }
 
 }  // namespace schedhost::serving

@@ -152,11 +152,11 @@ TEST(KeptCounts, DecideExactlyAsRecountingEveryPodDoes) {
 }
 
 TEST(KeptCounts, AnEmulatedMinorNewerThanTheHostIsRefused) {
-  const auto r = testing::run_schedhost({"version"}, {"SCHEDHOST_EMULATE_ABI_MINOR=9"});
+  const auto r = testing::run_schedhost({"version"}, {"SCHEDHOST_EMULATE_ABI_MINOR=10"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err,
-            "error: SCHEDHOST_EMULATE_ABI_MINOR=9: not a minor of this host's ABI: use 0 to 8, or "
+            "error: SCHEDHOST_EMULATE_ABI_MINOR=10: not a minor of this host's ABI: use 0 to 9, or "
             "unset it\n");
 }
 

@@ -48,7 +48,7 @@ TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
   std::map<std::string, std::vector<std::string>> points;
   for (const auto& p : json["plugins"]) {
     points[p["name"]] = p["extensionPoints"].get<std::vector<std::string>>();
-    EXPECT_EQ(p["abi"], "1.8") << p["name"];
+    EXPECT_EQ(p["abi"], "1.9") << p["name"];
     EXPECT_EQ(p["file"].get<std::string>().rfind(dir + "/", 0), 0u) << p["name"];
   }
   using Points = std::vector<std::string>;
@@ -82,7 +82,7 @@ TEST(PluginsCommand, ListsTheBuiltInPluginsWithTheirExtensionPoints) {
   EXPECT_EQ(json["plugins"][0], nlohmann::json::parse(R"(
     {"name": "DefaultBinder", "description": "Binds the pod to the selected node",
      "file": ")" + dir + R"(/default_binder.so", "library": "default-binder", "version": "1.0.0",
-     "abi": "1.8", "extensionPoints": ["Bind"]})"));
+     "abi": "1.9", "extensionPoints": ["Bind"]})"));
 }
 
 TEST(PluginsCommand, TableShowsOneRowPerPlugin) {
@@ -94,16 +94,16 @@ TEST(PluginsCommand, TableShowsOneRowPerPlugin) {
   const std::string b = builtins.path();
   EXPECT_EQ(r.out,
             "NAME           EXTENSION POINTS  LIBRARY         VERSION  ABI  FILE\n"
-            "DefaultBinder  Bind              default-binder  1.0.0    1.8  " +
+            "DefaultBinder  Bind              default-binder  1.0.0    1.9  " +
                 b +
                 "/default_binder.so\n"
-                "PrioritySort   QueueSort         priority-sort   1.0.0    1.8  " +
+                "PrioritySort   QueueSort         priority-sort   1.0.0    1.9  " +
                 b +
                 "/priority_sort.so\n"
-                "FixtureFilter  Filter,Score      fixture         0.0.1    1.8  " +
+                "FixtureFilter  Filter,Score      fixture         0.0.1    1.9  " +
                 dir.file("valid.so") +
                 "\n"
-                "FixtureScore   Filter,Score      fixture         0.0.1    1.8  " +
+                "FixtureScore   Filter,Score      fixture         0.0.1    1.9  " +
                 dir.file("valid.so") + "\n");
 }
 
@@ -127,13 +127,13 @@ TEST(PluginsCommand, AFailedLibraryIsListedWithItsErrorAndExitsTwo) {
           R"(", "error": "plugin \"Sample_Plugin\" is not a valid name: must match ^[a-zA-Z][a-zA-Z0-9]*$"},
     {"file": ")" +
           major +
-          R"(", "error": "built for plugin ABI 2.0, this host has ABI 1.8: rebuild the plugin with the 1.x SDK"}])"));
+          R"(", "error": "built for plugin ABI 2.0, this host has ABI 1.9: rebuild the plugin with the 1.x SDK"}])"));
   EXPECT_EQ(r.err, "error: " + bad_name +
                        ": plugin \"Sample_Plugin\" is not a valid name: must match "
                        "^[a-zA-Z][a-zA-Z0-9]*$\n"
                        "error: " +
                        major +
-                       ": built for plugin ABI 2.0, this host has ABI 1.8: rebuild the plugin "
+                       ": built for plugin ABI 2.0, this host has ABI 1.9: rebuild the plugin "
                        "with the 1.x SDK\n");
 }
 
@@ -157,7 +157,7 @@ TEST(PluginsCommand, AnUnknownFlagIsBadInput) {
 TEST(VersionCommand, PrintsTheVersionAndTheAbi) {
   const auto r = run_schedhost({"version"});
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.out, std::string("schedhost ") + SCHEDHOST_VERSION + " (plugin ABI 1.8)\n");
+  EXPECT_EQ(r.out, std::string("schedhost ") + SCHEDHOST_VERSION + " (plugin ABI 1.9)\n");
 }
 
 }  // namespace

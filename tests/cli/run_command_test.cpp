@@ -135,7 +135,7 @@ TEST(RunCommand, ABrokenPluginLibraryIsBadInputBeforeTheConfigIsRead) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "error: " + major +
-                       ": built for plugin ABI 2.0, this host has ABI 1.8: rebuild the plugin "
+                       ": built for plugin ABI 2.0, this host has ABI 1.9: rebuild the plugin "
                        "with the 1.x SDK\n"
                        "error: " +
                        no_entry +

@@ -10,10 +10,13 @@ TEST(AbiLayout, OneDotZeroSizesAreTheHeaderSizesOfThisMajor) {
   // 1.1, 1.2, 1.4 and 1.5 appended to the host table only; 1.3 to the vtable too
   // (events_to_register and queueing_hint), and 1.6 (sign_pod and pre_bind_pre_flight): the
   // other structs a plugin fills in keep their 1.0 sizes. 1.7 added action bits, no field; 1.8
-  // appended to the host table and to schedhost_cluster_event_t, which the host fills in.
-  static_assert(SCHEDHOST_ABI_MINOR == 8, "update: a later minor only makes structs longer");
+  // appended to the host table and to schedhost_cluster_event_t, which the host fills in; 1.9 to
+  // the host table and to the plugin descriptor (the declared resources and metrics).
+  static_assert(SCHEDHOST_ABI_MINOR == 9, "update: a later minor only makes structs longer");
   EXPECT_EQ(sizeof(schedhost_library_t), kLibrarySize_1_0);
-  EXPECT_EQ(sizeof(schedhost_plugin_descriptor_t), kPluginDescriptorSize_1_0);
+  EXPECT_EQ(sizeof(schedhost_plugin_descriptor_t),
+            kPluginDescriptorSize_1_0 + 2 * sizeof(void*) + 2 * sizeof(size_t));
+  EXPECT_EQ(offsetof(schedhost_plugin_descriptor_t, resources), kPluginDescriptorSize_1_0);
   EXPECT_EQ(sizeof(schedhost_plugin_vtable_t), kPluginVtableSize_1_0 + 4 * sizeof(void*));
   EXPECT_EQ(offsetof(schedhost_plugin_vtable_t, events_to_register), kPluginVtableSize_1_0);
   EXPECT_EQ(sizeof(schedhost_state_ops_t), kStateOpsSize_1_0);

@@ -76,7 +76,7 @@ TEST(Loader, ValidLibraryListsItsPluginsAndTheirExtensionPoints) {
   EXPECT_EQ(lib.version, "0.0.1");
   EXPECT_EQ(lib.build_info, "C fixture");
   EXPECT_EQ(lib.abi_major, 1u);
-  EXPECT_EQ(lib.abi_minor, 8u);
+  EXPECT_EQ(lib.abi_minor, 9u);
   ASSERT_EQ(lib.plugins.size(), 2u);
   EXPECT_EQ(lib.plugins[0].name, "FixtureFilter");
   EXPECT_EQ(lib.plugins[0].description, "first fixture plugin");
@@ -121,7 +121,7 @@ TEST(Loader, AnEmulatedOlderHostRefusesWhatNeedsANewerMinor) {
   EXPECT_EQ(refused,
             "needs plugin ABI 1.2 or newer, this host has ABI 1.1: upgrade schedhost, or rebuild "
             "the plugin for ABI 1.1");
-  PluginRegistry registry;  // this host, 1.8, loads it
+  PluginRegistry registry;  // this host, 1.9, loads it
   registry.load_file(path);
   EXPECT_TRUE(registry.failures().empty());
   EXPECT_EQ(registry.libraries().size(), 1u);
@@ -150,11 +150,11 @@ INSTANTIATE_TEST_SUITE_P(
                     "bad library magic 0x12345678 (expected 0x314C4853): the entry function does "
                     "not return a schedhost_library_t"},
         RefusalCase{"abi_major_2",
-                    "built for plugin ABI 2.0, this host has ABI 1.8: rebuild the plugin with the "
+                    "built for plugin ABI 2.0, this host has ABI 1.9: rebuild the plugin with the "
                     "1.x SDK"},
         RefusalCase{"needs_newer_minor",
-                    "needs plugin ABI 1.9 or newer, this host has ABI 1.8: upgrade schedhost, or "
-                    "rebuild the plugin for ABI 1.8"},
+                    "needs plugin ABI 1.10 or newer, this host has ABI 1.9: upgrade schedhost, or "
+                    "rebuild the plugin for ABI 1.9"},
         RefusalCase{"small_library",
                     "schedhost_library_t is 40 bytes, smaller than the 80 bytes of ABI 1.0: the "
                     "library is corrupt or not built with the schedhost SDK"},
@@ -225,7 +225,7 @@ TEST(Loader, ANewerMinorLoadsAndItsLongerTableIsNotReadPastOurs) {
   registry.load_file(loader_fixture("newer_minor"));
   ASSERT_TRUE(registry.failures().empty()) << registry.failures()[0].message;
   const loader::LoadedLibrary& lib = registry.libraries()[0]->info;
-  EXPECT_EQ(lib.abi_minor, 9u);  // newer than this host (1.8)
+  EXPECT_EQ(lib.abi_minor, 10u);  // newer than this host (1.9)
   const loader::PluginDefinition& score = *registry.find("NewerScore");
   EXPECT_EQ(score.vtable.struct_size, sizeof(schedhost_plugin_vtable_t));
   EXPECT_EQ(score.vtable.get_extension, nullptr);  // the poison slot after it was not copied

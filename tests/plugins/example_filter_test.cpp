@@ -37,7 +37,7 @@ TEST_F(ExampleFilterTest, IsOneFilterPluginInACLibrary) {
   EXPECT_EQ(def.library->version, "1.0.0");
   EXPECT_EQ(def.library->build_info, "C99, written against schedhost/abi.h");
   EXPECT_EQ(def.library->abi_major, 1u);
-  EXPECT_EQ(def.library->abi_minor, 8u);
+  EXPECT_EQ(def.library->abi_minor, 9u);
   EXPECT_EQ(harness_.registry().plugins().size(), 1u);
 }
 

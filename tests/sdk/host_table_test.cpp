@@ -39,13 +39,13 @@ TEST(HostTable, TheHostDeclaresItsVersionAndSize) {
   const schedhost_host_api_t* api = framework::host_api();
   EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
   EXPECT_EQ(api->abi_major, 1u);
-  EXPECT_EQ(api->abi_minor, 8u);
+  EXPECT_EQ(api->abi_minor, 9u);
 }
 
 TEST(HostTable, AnOlderMinorCanBeEmulatedAndTheCurrentOneRestored) {
   const schedhost_host_api_t* api = framework::host_api();
-  EXPECT_FALSE(framework::emulate_host_abi_minor(9));
-  EXPECT_EQ(api->abi_minor, 8u);
+  EXPECT_FALSE(framework::emulate_host_abi_minor(10));
+  EXPECT_EQ(api->abi_minor, 9u);
   ASSERT_TRUE(framework::emulate_host_abi_minor(1));
   EXPECT_EQ(api->abi_minor, 1u);
   EXPECT_EQ(api->struct_size, offsetof(schedhost_host_api_t, snapshot_id));
@@ -81,11 +81,16 @@ TEST(HostTable, AnOlderMinorCanBeEmulatedAndTheCurrentOneRestored) {
   EXPECT_FALSE(Host(api, nullptr).feature_enabled("MatchLabelKeysInPodTopologySpread", false));
   EXPECT_TRUE(Host(api, nullptr).feature_enabled("StorageCapacityScoring", true));
   ASSERT_TRUE(framework::emulate_host_abi_minor(8));
-  EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
+  EXPECT_EQ(api->struct_size, offsetof(schedhost_host_api_t, object_select));
   EXPECT_TRUE(Host(api, nullptr).has(&schedhost_host_api_t::feature_enabled));
+  EXPECT_FALSE(Host(api, nullptr).has(&schedhost_host_api_t::metric_id));
+  EXPECT_FALSE(Host(api, nullptr).metric("anything").declared());
   EXPECT_TRUE(Host(api, nullptr).feature_enabled("MatchLabelKeysInPodTopologySpread", false));
   EXPECT_FALSE(Host(api, nullptr).feature_enabled("StorageCapacityScoring", true));
   EXPECT_FALSE(Host(api, nullptr).feature_enabled("NoSuchGate", true));
+  ASSERT_TRUE(framework::emulate_host_abi_minor(9));
+  EXPECT_EQ(api->struct_size, sizeof(schedhost_host_api_t));
+  EXPECT_TRUE(Host(api, nullptr).has(&schedhost_host_api_t::object_select));
 }
 
 }  // namespace

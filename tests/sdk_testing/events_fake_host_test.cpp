@@ -375,11 +375,12 @@ TEST(EventRegistrationRule, AcceptsUpstreamsResourcesAndCustomOnes) {
        {"Pod", "Node", "PersistentVolume", "PersistentVolumeClaim", "storage.k8s.io/StorageClass",
         "storage.k8s.io/CSINode", "storage.k8s.io/CSIDriver", "storage.k8s.io/CSIStorageCapacity",
         "resource.k8s.io/ResourceClaim", "resource.k8s.io/ResourceSlice",
-        "resource.k8s.io/DeviceClass", "*", "widgets.v1.example.com", "a.b.c"}) {
+        "resource.k8s.io/DeviceClass", "*", "widgets.v1.example.com", "a.b.c",
+        "configmaps.v1."}) {  // the core group's, as upstream spells it
     EXPECT_EQ(rules::check_event_registration(ok, SCHEDHOST_ACTION_ADD), "") << ok;
     EXPECT_EQ(rules::check_event_registration(ok, SCHEDHOST_ACTION_ANY), "") << ok;
   }
-  for (const char* bad : {"", "Nodes", "pod", "widgets.example", ".a.b", "a.b.", "a..b",
+  for (const char* bad : {"", "Nodes", "pod", "widgets.example", ".a.b", "a.", "a..b",
                           "example.com/v1/widgets", "storage.k8s.io/Other"}) {
     EXPECT_NE(rules::check_event_registration(bad, SCHEDHOST_ACTION_ADD), "") << bad;
   }

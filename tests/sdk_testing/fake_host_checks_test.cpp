@@ -36,8 +36,8 @@ schedhost_plugin_vtable_t tiny_vtable() {
   return v;
 }
 const schedhost_plugin_vtable_t kVtable = tiny_vtable();
-const schedhost_plugin_descriptor_t kTiny = {sizeof(schedhost_plugin_descriptor_t), "Tiny",
-                                             "filter only", &kVtable};
+const schedhost_plugin_descriptor_t kTiny = {
+    sizeof(schedhost_plugin_descriptor_t), "Tiny", "filter only", &kVtable, nullptr, 0, nullptr, 0};
 const schedhost_plugin_descriptor_t* const kPlugins[] = {&kTiny};
 
 schedhost_library_t library(std::uint32_t major, std::uint32_t min_host_minor) {
@@ -66,10 +66,10 @@ std::string load_error(const schedhost_library_t& lib) {
 
 TEST(FakeHostChecks, RefusesAnotherMajorOrANewerMinor) {
   EXPECT_EQ(load_error(library(2, 0)),
-            "built for plugin ABI 2.0, this host has ABI 1.8: rebuild the plugin with the 1.x SDK");
-  EXPECT_EQ(load_error(library(1, 9)),
-            "needs plugin ABI 1.9 or newer, this host has ABI 1.8: upgrade schedhost, or rebuild "
-            "the plugin for ABI 1.8");
+            "built for plugin ABI 2.0, this host has ABI 1.9: rebuild the plugin with the 1.x SDK");
+  EXPECT_EQ(load_error(library(1, 10)),
+            "needs plugin ABI 1.10 or newer, this host has ABI 1.9: upgrade schedhost, or rebuild "
+            "the plugin for ABI 1.9");
   EXPECT_EQ(load_error(library(1, 0)), "");
 }
 
@@ -82,7 +82,8 @@ struct TestLibrary {
   TestLibrary(
       std::initializer_list<std::pair<const char*, const schedhost_plugin_vtable_t*>> plugins) {
     for (const auto& [name, vtable] : plugins)
-      descriptors.push_back({sizeof(schedhost_plugin_descriptor_t), name, "", vtable});
+      descriptors.push_back(
+          {sizeof(schedhost_plugin_descriptor_t), name, "", vtable, nullptr, 0, nullptr, 0});
     for (const auto& d : descriptors)
       pointers.push_back(&d);
     lib = library(1, 0);

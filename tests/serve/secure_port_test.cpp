@@ -228,7 +228,7 @@ TEST(ServeSecurePort, HealthIsOpenAndMetricsAreForWhomTheApiServerAllows) {
   bool fit_listed = false;
   for (const json& s : families["schedhost_plugins_loaded"]["samples"]) {
     if (s[1]["plugin"] == "NodeResourcesFit") {
-      fit_listed = s[1]["abi"] == "1.8" && s[1]["library"] == "node-resources-fit" &&
+      fit_listed = s[1]["abi"] == "1.9" && s[1]["library"] == "node-resources-fit" &&
                    s[1]["sha256"].get<std::string>().size() == 64 && s[2] == 1;
     }
   }

@@ -1,6 +1,7 @@
 // Permit in real time: the Coscheduling example (plugins/examples/coscheduling) holds a gang's
 // members at Permit until the gang is complete, and rejects and frees them at its timeout,
-// with serve making the same decisions as run.
+// with serve making the same decisions as run. The gangs' PodGroups are custom resources: each
+// test installs their CRD first.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -32,6 +33,7 @@ TEST(ServePermit, ACompleteGangIsBoundTogether) {
   const std::string config = short_wait_profile(dir);
   const std::string cluster_file = kData + "gang-complete.yaml";
   const auto want = run_decisions(config, cluster_file, {"--plugin-dir", kExamples});
+  install_podgroup_crd(client);
   apply_cluster(client, cluster_file, std::chrono::milliseconds(0));
   ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
   ASSERT_TRUE(eventually(
@@ -63,6 +65,7 @@ TEST(ServePermit, AnIncompleteGangIsRejectedAtTheTimeoutAndItsRoomGoesToTheNextP
   const std::string cluster_file = kData + "gang-incomplete.yaml";
   const auto want = run_decisions(config, cluster_file, {"--plugin-dir", kExamples});
   ASSERT_EQ(want.size(), 4u);
+  install_podgroup_crd(client);
   apply_cluster(client, cluster_file, std::chrono::milliseconds(0));
   ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
   ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/web"].node == "node-a"; }))
@@ -87,6 +90,7 @@ TEST(ServePermit, APodDeletedWhileWaitingAtPermitIsRejectedAndItsGangFreedAtOnce
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
   const std::string config = kData + "coscheduling-profile.yaml";  // the example's 60 s wait
+  install_podgroup_crd(client);
   apply_cluster(client, kData + "gang-incomplete.yaml", std::chrono::milliseconds(0));
   ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
   // Three members wait at Permit, reserved on node-a (4 cpu, 1 each); web (2 cpu) does not fit.
@@ -122,9 +126,7 @@ json gang_member(const std::string& name) {
           {"metadata",
            {{"name", name},
             {"namespace", "default"},
-            {"labels",
-             {{"pod-group.scheduling.sigs.k8s.io", "gang-b"},
-              {"pod-group.scheduling.sigs.k8s.io/min-available", "4"}}}}},
+            {"labels", {{"scheduling.x-k8s.io/pod-group", "gang-b"}}}}},
           {"spec",
            {{"containers", json::array({{{"name", "worker"},
                                          {"image", "busybox"},
@@ -138,6 +140,7 @@ TEST(ServePermit, APodBoundBySomeoneElseWhileWaitingIsCountedOnceWhereTheServerS
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
   const std::string config = kData + "coscheduling-profile.yaml";
+  install_podgroup_crd(client);
   apply_cluster(client, kData + "gang-incomplete.yaml", std::chrono::milliseconds(0));
   ServeProcess serve(*plane, config, {"--plugin-dir", kExamples});
   // Three members wait at Permit once web, after them in the queue, has failed beside them.

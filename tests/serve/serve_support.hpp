@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <map>
 #include <set>
@@ -98,6 +99,19 @@ inline void apply_cluster(kube::ApiClient& client, const std::string& file,
                       "/poddisruptionbudgets",
                   creatable(pdb->json()));
   }
+  // Custom resources (a PodGroup...): kinds this process does not model, created at their
+  // plural spelt as CRDs spell it (lowercase kind + "s"); their CRD must be installed first.
+  for (const auto& other : c.ignored) {
+    const std::string api_version = other.object.value("apiVersion", "");
+    if (api_version.find('/') == std::string::npos) continue;
+    std::string plural = other.kind;
+    for (char& ch : plural)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string ns = other.object["metadata"].value("namespace", "default");
+    ensure_namespace(client, ns, made);
+    client.create("/apis/" + api_version + "/namespaces/" + ns + "/" + plural + "s",
+                  creatable(other.object));
+  }
   for (const auto& pod : c.running_pods) {
     ensure_namespace(client, pod->namespace_name(), made);
     client.create(ns_path(pod->namespace_name()) + "/pods", creatable(pod->json()));
@@ -107,6 +121,27 @@ inline void apply_cluster(kube::ApiClient& client, const std::string& file,
     client.create(ns_path(pod->namespace_name()) + "/pods", creatable(pod->json()));
     std::this_thread::sleep_for(pending_gap);
   }
+}
+
+// Installs scheduler-plugins' PodGroup CRD (deploy/podgroups/crd.yaml, as a user would) and waits
+// until the API server serves podgroups.
+inline void install_podgroup_crd(kube::ApiClient& client) {
+  const cluster::Cluster file =
+      cluster::load_cluster(std::string(SCHEDHOST_SOURCE_DIR) + "/deploy/podgroups/crd.yaml");
+  client.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+                file.ignored.at(0).object);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    try {
+      const json served = client.get("/apis/scheduling.x-k8s.io/v1alpha1");
+      for (const json& r : served.value("resources", json::array())) {
+        if (r.value("name", "") == "podgroups") return;
+      }
+    } catch (const kube::ApiError&) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  throw std::runtime_error("the PodGroup CRD was not served within 30 s");
 }
 
 // `schedhost run -o json` on the same files: pod -> {result, node, message}.

@@ -1,38 +1,41 @@
-// Coscheduling: gang scheduling, a simplified kubernetes-sigs/scheduler-plugins coscheduling.
+// Coscheduling: gang scheduling on kubernetes-sigs/scheduler-plugins' own PodGroup custom
+// resource (scheduling.x-k8s.io/v1alpha1), read and written through the plugin handle (ABI 1.9).
 //
-// A pod belongs to the pod group named by its label pod-group.scheduling.sigs.k8s.io (groups are
-// per namespace). The group's min-available comes from the pod's label, else its annotation,
-// pod-group.scheduling.sigs.k8s.io/min-available, else args.defaultMinAvailable. No PodGroup
-// object: the cluster file holds only core objects. Pods without the label are not touched.
+// A pod belongs to the PodGroup its label scheduling.x-k8s.io/pod-group names, in its namespace.
+// The PodGroup says how many members must be placed together (spec.minMember) and how long the
+// first ones wait for the rest (spec.scheduleTimeoutSeconds, else args.permitWaitingTimeSeconds).
+// Pods without the label are not touched.
 //
-//   PreFilter   rejects (UnschedulableAndUnresolvable) a member whose min-available is missing or
-//               not a positive integer, and a member of a group that was already rejected in this
-//               run (a gang is all or nothing, so its later members cannot complete it).
-//   PostFilter  when a member fits no node and the group has fewer than min-available members
-//               placed, rejects the group's waiting members and the group, as upstream does.
-//   Reserve     nothing; it exists so that the host calls Unreserve.
-//   Unreserve   a member was given up (timeout, rejection, failed bind): rejects the group's
-//               other waiting members and the group.
-//   Permit      members placed (running, assumed or waiting, counted in the snapshot, this pod
-//               included) >= min-available: allows the group's waiting members and this pod.
-//               Otherwise WAIT for args.permitWaitingTimeSeconds; at the deadline the host
-//               rejects the pod ("rejected due to timeout after waiting 1m0s at plugin
-//               Coscheduling") and unreserves it, which rejects the rest of the gang.
+//   PreFilter   UnschedulableAndUnresolvable for a member whose PodGroup does not exist, or whose
+//               gang was rejected (a gang is all or nothing) and has not changed since, within
+//               args.podGroupBackoffSeconds.
+//   PostFilter  when a member fits no node and fewer than minMember are placed, rejects the
+//               gang's waiting members and the gang, as upstream does.
+//   Permit      members placed (running, assumed or waiting, this pod included) >= minMember:
+//               allows the gang's waiting members and this pod. Otherwise WAIT; at the deadline
+//               the host rejects the pod and unreserves it.
+//   Unreserve   a member was given up (the timeout, a rejection, a failed bind): rejects the
+//               gang's other waiting members, and records a Warning Event "GangRejected" on the
+//               pod.
+//   PostBind    writes the PodGroup's status: scheduled (members placed) and phase (Scheduling,
+//               then Scheduled at minMember), read-modify-write on its resourceVersion.
+//   Events      a PodGroup added or changed, and a pod added, may help a gang it rejected: the
+//               change clears the gang's rejection.
+// Metrics: schedhost_plugin_gangs_rejected_total and schedhost_plugin_gang_wait_seconds (from a
+// gang's first wait to its last member allowed).
 //
-// Not upstream's sibling count: upstream's PreFilter counts the group's pods in the informer
-// cache, pending ones included. A plugin sees only the snapshot (placed pods), not the queue, so
-// an incomplete gang is caught at Permit by its timeout instead. No QueueSort: members of a gang
-// are not kept together in the queue.
+// Not upstream's sibling count: upstream's PreFilter also counts the group's pending pods in
+// the informer cache. A plugin sees the snapshot (placed pods), not the queue, so an incomplete
+// gang is caught at Permit by its timeout instead. No QueueSort: members are not kept together
+// in the queue.
 //
 // Args, every key optional:
-//   permitWaitingTimeSeconds  integer 1..900, default 60 (upstream's default)
-//   defaultMinAvailable       integer >= 1, for members that carry no min-available
-//
-// A rejected group stays rejected for the rest of the run (the instance's lifetime); upstream
-// forgets it after a backoff, which a replay that decides each pod once does not need.
+//   permitWaitingTimeSeconds  integer 1..900, default 60 (upstream's default), for PodGroups
+//                             without scheduleTimeoutSeconds
+//   podGroupBackoffSeconds    integer 0..3600, default 60: how long a rejected gang stays
+//                             rejected unless its PodGroup changes (0: until it changes)
 #include <schedhost/plugin.hpp>
 
-#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -45,32 +48,34 @@
 
 namespace {
 
-constexpr std::string_view kGroupLabel = "pod-group.scheduling.sigs.k8s.io";
-constexpr std::string_view kMinAvailableKey = "pod-group.scheduling.sigs.k8s.io/min-available";
+using schedhost::Status;
+
+constexpr schedhost::ApiResource kPodGroups{"scheduling.x-k8s.io", "v1alpha1", "podgroups",
+                                            "PodGroup", true};
+constexpr std::string_view kGroupLabel = "scheduling.x-k8s.io/pod-group";
 constexpr std::int64_t kMaxWaitSeconds = 900;  // the host caps a Permit wait at 15 minutes
+
+using Clock = std::chrono::steady_clock;
 
 [[noreturn]] void refuse(const std::string& message) {
   throw std::invalid_argument(message);
 }
 
-std::int64_t positive_integer_arg(const nlohmann::json& json, const char* key,
-                                  std::int64_t max_value) {
+std::int64_t integer_arg(const nlohmann::json& json, const char* key, std::int64_t min_value,
+                         std::int64_t max_value) {
   const nlohmann::json& v = json.at(key);
-  const bool ok = v.is_number_unsigned()
-                      ? v.get<std::uint64_t>() >= 1 &&
-                            v.get<std::uint64_t>() <= static_cast<std::uint64_t>(max_value)
-                      : v.is_number_integer() && v.get<std::int64_t>() >= 1 &&
-                            v.get<std::int64_t>() <= max_value;
-  if (!ok) {
-    refuse(std::string(key) + " must be an integer from 1 to " + std::to_string(max_value) +
-           ", got " + v.dump());
+  const bool integer = v.is_number_integer() || v.is_number_unsigned();
+  if (!integer || (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX) ||
+      v.get<std::int64_t>() < min_value || v.get<std::int64_t>() > max_value) {
+    refuse(std::string(key) + " must be an integer from " + std::to_string(min_value) + " to " +
+           std::to_string(max_value) + ", got " + v.dump());
   }
   return v.get<std::int64_t>();
 }
 
 struct Args {
-  std::chrono::milliseconds timeout{60'000};
-  std::optional<std::int64_t> default_min_available;
+  std::chrono::seconds timeout{60};
+  std::chrono::seconds backoff{60};
 };
 
 Args parse_args(const nlohmann::json& json) {
@@ -78,179 +83,298 @@ Args parse_args(const nlohmann::json& json) {
   Args args;
   for (const auto& [key, value] : json.items()) {
     if (key == "permitWaitingTimeSeconds") {
-      args.timeout = std::chrono::seconds(positive_integer_arg(json, key.c_str(), kMaxWaitSeconds));
-    } else if (key == "defaultMinAvailable") {
-      args.default_min_available = positive_integer_arg(json, key.c_str(), INT32_MAX);
+      args.timeout = std::chrono::seconds(integer_arg(json, key.c_str(), 1, kMaxWaitSeconds));
+    } else if (key == "podGroupBackoffSeconds") {
+      args.backoff = std::chrono::seconds(integer_arg(json, key.c_str(), 0, 3600));
     } else {
       refuse("unknown arg \"" + key +
-             "\": the args are permitWaitingTimeSeconds and defaultMinAvailable");
+             "\": the args are permitWaitingTimeSeconds and podGroupBackoffSeconds");
     }
   }
   return args;
 }
 
-// The group of a pod: its namespace and the value of the group label.
-struct Group {
-  std::string key;   // "namespace/name", for messages and the rejected-groups map
-  std::string name;  // the label value, to compare with other pods' labels
-  std::string_view ns;
+// The gang a pod belongs to: its namespace and its PodGroup's name.
+struct Gang {
+  std::string ns;
+  std::string name;
+  std::string key() const { return ns + "/" + name; }
 };
 
-std::optional<Group> group_of(const schedhost::Pod& pod) {
+std::optional<Gang> gang_of(const schedhost::Pod& pod) {
   const auto name = pod.label(kGroupLabel);
-  if (!name) return std::nullopt;
-  std::string key(pod.namespace_name());
-  key += '/';
-  key += *name;
-  return Group{std::move(key), std::string(*name), pod.namespace_name()};
+  if (!name || name->empty()) return std::nullopt;
+  return Gang{std::string(pod.namespace_name()), std::string(*name)};
 }
 
-bool same_group(const schedhost::Pod& other, const Group& group) {
-  return other.namespace_name() == group.ns && other.label(kGroupLabel) == group.name;
+bool in_gang(const schedhost::Pod& pod, const Gang& gang) {
+  return pod.namespace_name() == gang.ns && pod.label(kGroupLabel) == gang.name;
 }
 
-// The min-available of the pod's group, or why there is none.
-struct MinAvailable {
-  std::int64_t value = 0;
-  std::string error;  // set when value is unusable
+// What the plugin reads of a PodGroup.
+struct PodGroup {
+  std::int64_t min_member = 1;
+  std::optional<std::chrono::seconds> timeout;
+  std::string resource_version;
+  std::int64_t scheduled = 0;  // status.scheduled
 };
 
-MinAvailable min_available(const schedhost::Pod& pod, const Args& args) {
-  auto text = pod.label(kMinAvailableKey);
-  if (!text) text = pod.annotation(kMinAvailableKey);
-  if (!text) {
-    if (args.default_min_available) return {*args.default_min_available, ""};
-    return {0, "pod has no " + std::string(kMinAvailableKey) +
-                   " label or annotation and args.defaultMinAvailable is not set"};
+// An integer field of the object, when it has one.
+std::optional<std::int64_t> integer_at(const schedhost::Object& o, std::string_view pointer) {
+  const std::optional<std::string_view> text = o.json(pointer);
+  if (!text) return std::nullopt;
+  const nlohmann::json v = nlohmann::json::parse(*text, nullptr, false);
+  if (!v.is_number_integer()) return std::nullopt;
+  return v.get<std::int64_t>();
+}
+
+// The PodGroup of the gang, or why it cannot be used.
+struct Lookup {
+  std::optional<PodGroup> group;
+  std::string error;
+};
+
+Lookup podgroup(const schedhost::Context& ctx, const Gang& gang) {
+  const std::optional<schedhost::Object> o = ctx.object(kPodGroups.name(), gang.ns, gang.name);
+  if (!o) return {std::nullopt, "PodGroup " + gang.key() + " not found"};
+  PodGroup g;
+  const std::optional<std::int64_t> min = integer_at(*o, "/spec/minMember");
+  if (!min || *min < 1) {
+    return {std::nullopt, "PodGroup " + gang.key() + " has no spec.minMember of at least 1"};
   }
-  std::int64_t value = 0;
-  const char* end = text->data() + text->size();
-  const auto [ptr, ec] = std::from_chars(text->data(), end, value);
-  if (ec != std::errc() || ptr != end || value < 1) {
-    return {0, std::string(kMinAvailableKey) + " must be a positive integer, got \"" +
-                   std::string(*text) + "\""};
+  g.min_member = *min;
+  if (const auto seconds = integer_at(*o, "/spec/scheduleTimeoutSeconds");
+      seconds && *seconds > 0) {
+    g.timeout = std::chrono::seconds(std::min(*seconds, kMaxWaitSeconds));
   }
-  return {value, ""};
+  g.resource_version = std::string(o->resource_version());
+  g.scheduled = integer_at(*o, "/status/scheduled").value_or(0);
+  return {g, ""};
+}
+
+// Members of the gang placed in the snapshot (running, assumed, waiting), other than pod.
+std::int64_t placed_members(const schedhost::Context& ctx, const Gang& gang,
+                            const schedhost::Pod& pod) {
+  std::int64_t count = 0;
+  for (const schedhost::NodeInfo& node : ctx.nodes()) {
+    for (const schedhost::Pod& p : node.pods()) {
+      if (p.uid() != pod.uid() && in_gang(p, gang)) ++count;
+    }
+  }
+  return count;
 }
 
 class Coscheduling {
  public:
-  explicit Coscheduling(const nlohmann::json& args) : args_(parse_args(args)) {}
+  Coscheduling(const nlohmann::json& args, const schedhost::Host& host)
+      : args_(parse_args(args)),
+        rejected_total_(host.metric("gangs_rejected_total")),
+        wait_seconds_(host.metric("gang_wait_seconds")) {}
 
-  schedhost::Status PreFilter(schedhost::Context&, schedhost::CycleState&,
-                              const schedhost::Pod& pod, schedhost::PreFilterResult&) {
-    const auto group = group_of(pod);
-    if (!group) return {};
-    if (MinAvailable min = min_available(pod, args_); !min.error.empty()) {
-      return schedhost::Status::UnschedulableAndUnresolvable(std::move(min.error));
-    }
-    if (auto why = rejected_reason(group->key)) {
-      return schedhost::Status::UnschedulableAndUnresolvable("pod group " + group->key +
-                                                             " was rejected earlier: " + *why);
+  Status PreFilter(schedhost::Context& ctx, schedhost::CycleState&, const schedhost::Pod& pod,
+                   schedhost::PreFilterResult&) {
+    const auto gang = gang_of(pod);
+    if (!gang) return {};
+    const Lookup found = podgroup(ctx, *gang);
+    if (!found.group) return Status::UnschedulableAndUnresolvable(found.error);
+    if (auto why = still_rejected(*gang, found.group->resource_version)) {
+      return Status::UnschedulableAndUnresolvable("pod group " + gang->key() +
+                                                  " was rejected earlier: " + *why);
     }
     return {};
   }
 
   // The gang cannot complete without this member: give up the members that wait for it.
-  schedhost::Status PostFilter(schedhost::Context& ctx, schedhost::CycleState&,
-                               const schedhost::Pod& pod, const schedhost::NodeStatusList&,
-                               schedhost::PostFilterResult&) {
-    const auto group = group_of(pod);
-    const MinAvailable min = min_available(pod, args_);
-    if (!group || !min.error.empty() || rejected_reason(group->key)) {
-      return schedhost::Status::Unschedulable();
+  Status PostFilter(schedhost::Context& ctx, schedhost::CycleState&, const schedhost::Pod& pod,
+                    const schedhost::NodeStatusList&, schedhost::PostFilterResult&) {
+    const auto gang = gang_of(pod);
+    if (!gang) return Status::Unschedulable();
+    const Lookup found = podgroup(ctx, *gang);
+    if (!found.group || still_rejected(*gang, found.group->resource_version)) {
+      return Status::Unschedulable();
     }
     // Enough members are placed already: this one is just an extra that does not fit.
-    if (placed_members(ctx, *group, pod) >= min.value) return schedhost::Status::Unschedulable();
-    const std::string message = "PodGroup " + group->key + " gets rejected due to Pod " +
+    if (placed_members(ctx, *gang, pod) >= found.group->min_member) return Status::Unschedulable();
+    const std::string message = "PodGroup " + gang->key() + " gets rejected due to Pod " +
                                 std::string(pod.name()) + " is unschedulable even after PostFilter";
-    reject_group(ctx, *group, pod, "member " + std::string(pod.name()) + " is unschedulable",
-                 message);
-    return schedhost::Status::Unschedulable(message);
+    reject_gang(ctx, *gang, *found.group, pod,
+                "member " + std::string(pod.name()) + " is unschedulable", message);
+    return Status::Unschedulable(message);
   }
 
-  schedhost::Status Reserve(schedhost::Context&, schedhost::CycleState&, const schedhost::Pod&,
-                            std::string_view) {
+  Status Reserve(schedhost::Context&, schedhost::CycleState&, const schedhost::Pod&,
+                 std::string_view) {
     return {};
   }
 
   void Unreserve(schedhost::Context& ctx, schedhost::CycleState&, const schedhost::Pod& pod,
                  std::string_view) {
-    const auto group = group_of(pod);
-    if (!group) return;
+    const auto gang = gang_of(pod);
+    if (!gang) return;
+    const Lookup found = podgroup(ctx, *gang);
     const std::string why = "member " + std::string(pod.name()) + " was unreserved";
-    reject_group(ctx, *group, pod, why, "pod group " + group->key + " was rejected: " + why);
+    const bool first = reject_gang(ctx, *gang, found.group.value_or(PodGroup{}), pod, why,
+                                   "pod group " + gang->key() + " was rejected: " + why);
+    // The host unreserves a member at its Permit timeout, at a rejection or when its binding
+    // failed: which one, the pod's own status says; the Event says what it meant for the gang.
+    std::string message = "PodGroup " + gang->key() + " rejected: " + why;
+    if (found.group) {
+      message += " (" + std::to_string(placed_members(ctx, *gang, pod)) + " other member(s) " +
+                 "placed, minMember " + std::to_string(found.group->min_member) + ")";
+    }
+    ctx.record_event(pod, "Warning", "GangRejected", message);
+    if (first) rejected_total_.add();
   }
 
-  schedhost::Status Permit(schedhost::Context& ctx, schedhost::CycleState&,
-                           const schedhost::Pod& pod, std::string_view,
-                           std::chrono::milliseconds& timeout) {
-    const auto group = group_of(pod);
-    if (!group) return {};
-    const MinAvailable min = min_available(pod, args_);
-    if (!min.error.empty()) return schedhost::Status::UnschedulableAndUnresolvable(min.error);
-    if (placed_members(ctx, *group, pod) + 1 < min.value) {
-      timeout = args_.timeout;
-      return schedhost::Status::Wait();
+  Status Permit(schedhost::Context& ctx, schedhost::CycleState&, const schedhost::Pod& pod,
+                std::string_view, std::chrono::milliseconds& timeout) {
+    const auto gang = gang_of(pod);
+    if (!gang) return {};
+    const Lookup found = podgroup(ctx, *gang);
+    if (!found.group) return Status::UnschedulableAndUnresolvable(found.error);
+    if (placed_members(ctx, *gang, pod) + 1 < found.group->min_member) {
+      timeout = found.group->timeout.value_or(args_.timeout);
+      started_waiting(*gang);
+      return Status::Wait();
     }
     // Collect first: allowing may change the list the host iterates.
     std::vector<std::string> waiting;
     for (const schedhost::Pod& w : ctx.waiting_pods()) {
-      if (same_group(w, *group)) waiting.emplace_back(w.uid());
+      if (in_gang(w, *gang)) waiting.emplace_back(w.uid());
     }
     for (const std::string& uid : waiting)
       ctx.allow_waiting_pod(uid);
+    if (const auto since = stop_waiting(*gang)) {
+      wait_seconds_.observe(std::chrono::duration<double>(Clock::now() - *since).count());
+    }
     return {};
   }
 
- private:
-  // Members of the group placed in the snapshot (running, assumed, waiting), other than pod.
-  static std::int64_t placed_members(const schedhost::Context& ctx, const Group& group,
-                                     const schedhost::Pod& pod) {
-    std::int64_t count = 0;
-    for (const schedhost::NodeInfo& node : ctx.nodes()) {
-      for (const schedhost::Pod& p : node.pods()) {
-        if (p.uid() != pod.uid() && same_group(p, group)) ++count;
+  // The PodGroup's status, from the members placed: read, modified, written on its
+  // resourceVersion, and read again when another binding wrote first.
+  void PostBind(schedhost::Context& ctx, schedhost::CycleState&, const schedhost::Pod& pod,
+                std::string_view) {
+    const auto gang = gang_of(pod);
+    if (!gang) return;
+    const std::int64_t placed = placed_members(ctx, *gang, pod) + 1;
+    const std::string path = kPodGroups.path(gang->ns, gang->name);
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      const auto current = ctx.api_request("GET", path);
+      if (current.no_api_server) return;
+      if (!current.answered() || current.status != 200) {
+        ctx.record_event(pod, "Warning", "PodGroupStatusFailed",
+                         "cannot read PodGroup " + gang->key() + ": " +
+                             (current.error.empty()
+                                  ? std::to_string(current.status) + " " + std::string(current.body)
+                                  : current.error));
+        return;
       }
+      const nlohmann::json object = nlohmann::json::parse(current.body, nullptr, false);
+      if (!object.is_object()) return;
+      const std::int64_t min = object.value("/spec/minMember"_json_pointer, std::int64_t{1});
+      const std::int64_t known = object.value("/status/scheduled"_json_pointer, std::int64_t{0});
+      const std::int64_t scheduled = std::max(known, placed);
+      const nlohmann::json patch = {
+          {"metadata",
+           {{"resourceVersion", object.value("/metadata/resourceVersion"_json_pointer, "")}}},
+          {"status",
+           {{"scheduled", scheduled}, {"phase", scheduled >= min ? "Scheduled" : "Scheduling"}}}};
+      const auto written =
+          ctx.api_request("PATCH", path + "/status", patch.dump(), "application/merge-patch+json");
+      if (written.answered() && written.status == 409) continue;  // another binding wrote first
+      if (!written.answered() || written.status >= 300) {
+        ctx.record_event(pod, "Warning", "PodGroupStatusFailed",
+                         "cannot write PodGroup " + gang->key() + "'s status: " +
+                             (written.error.empty() ? std::string(written.body) : written.error));
+      }
+      return;
     }
-    return count;
   }
 
-  // Rejects the group's waiting members other than pod, and remembers the group as rejected
-  // (keeping the first reason).
-  void reject_group(schedhost::Context& ctx, const Group& group, const schedhost::Pod& pod,
-                    const std::string& why, const std::string& message) {
+  // A PodGroup added or changed (its minMember lowered...), or a new pod (a member that was
+  // missing), may complete a gang this plugin rejected; so may room on a node.
+  void EventsToRegister(schedhost::EventRegistry& events) {
+    events.add(kPodGroups.name(), schedhost::action::kAdd | schedhost::action::kUpdate);
+    events.add(schedhost::resource::kPod, schedhost::action::kAdd);
+    events.add(schedhost::resource::kNode,
+               schedhost::action::kAdd | schedhost::action::kUpdateNodeAllocatable);
+  }
+
+ private:
+  struct Rejection {
+    std::string why;
+    std::string resource_version;  // of the PodGroup when it was rejected
+    Clock::time_point at;
+  };
+
+  // Why the gang was rejected, while that still holds: the PodGroup has not changed since, and
+  // the backoff (if any) has not run out.
+  std::optional<std::string> still_rejected(const Gang& gang, const std::string& version) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = rejected_.find(gang.key());
+    if (it == rejected_.end()) return std::nullopt;
+    const bool changed = it->second.resource_version != version;
+    const bool expired = args_.backoff.count() > 0 && Clock::now() - it->second.at >= args_.backoff;
+    if (changed || expired) {
+      rejected_.erase(it);
+      return std::nullopt;
+    }
+    return it->second.why;
+  }
+
+  // Rejects the gang's waiting members other than pod and remembers the gang as rejected
+  // (keeping the first reason). True when this call rejected it.
+  bool reject_gang(schedhost::Context& ctx, const Gang& gang, const PodGroup& group,
+                   const schedhost::Pod& pod, const std::string& why, const std::string& message) {
+    bool first = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      rejected_.emplace(group.key, why);
+      first = rejected_.emplace(gang.key(), Rejection{why, group.resource_version, Clock::now()})
+                  .second;
+      waiting_since_.erase(gang.key());
     }
     std::vector<std::string> waiting;
     for (const schedhost::Pod& w : ctx.waiting_pods()) {
-      if (w.uid() != pod.uid() && same_group(w, group)) waiting.emplace_back(w.uid());
+      if (w.uid() != pod.uid() && in_gang(w, gang)) waiting.emplace_back(w.uid());
     }
     for (const std::string& uid : waiting)
       ctx.reject_waiting_pod(uid, message);
+    return first;
   }
 
-  std::optional<std::string> rejected_reason(const std::string& key) const {
+  void started_waiting(const Gang& gang) {
     std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = rejected_.find(key);
-    if (it == rejected_.end()) return std::nullopt;
-    return it->second;
+    waiting_since_.emplace(gang.key(), Clock::now());
   }
-
+  std::optional<Clock::time_point> stop_waiting(const Gang& gang) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = waiting_since_.find(gang.key());
+    if (it == waiting_since_.end()) return std::nullopt;
+    const Clock::time_point since = it->second;
+    waiting_since_.erase(it);
+    return since;
+  }
   const Args args_;
-  // Unreserve may run on the binding thread while PreFilter runs for the next pod.
-  mutable std::mutex mutex_;
-  std::map<std::string, std::string> rejected_;  // group key -> why it was rejected
+  const schedhost::Metric rejected_total_;
+  const schedhost::Metric wait_seconds_;
+  // Unreserve and PostBind run on binding threads while PreFilter runs for the next pod.
+  std::mutex mutex_;
+  std::map<std::string, Rejection> rejected_;               // gang key -> its rejection
+  std::map<std::string, Clock::time_point> waiting_since_;  // gang key -> its first wait
 };
 
 }  // namespace
 
-SCHEDHOST_LIBRARY("coscheduling", "1.0.0",
-                  schedhost::plugin<Coscheduling, schedhost::hook::PreFilter,
-                                    schedhost::hook::PostFilter, schedhost::hook::Reserve,
-                                    schedhost::hook::Unreserve, schedhost::hook::Permit>(
-                      "Coscheduling",
-                      "Example: gang scheduling; a pod group's members wait at Permit until "
-                      "min-available of them are placed, then all go (all or nothing)"))
+SCHEDHOST_LIBRARY(
+    "coscheduling", "2.0.0",
+    schedhost::plugin<Coscheduling, schedhost::hook::PreFilter, schedhost::hook::PostFilter,
+                      schedhost::hook::Reserve, schedhost::hook::Unreserve, schedhost::hook::Permit,
+                      schedhost::hook::PostBind, schedhost::hook::EnqueueExtensions>(
+        "Coscheduling",
+        "Example: gang scheduling on scheduler-plugins' PodGroup (scheduling.x-k8s.io/v1alpha1); "
+        "a gang's members wait at Permit until minMember of them are placed, then all go")
+        .reads(kPodGroups)
+        .counter("gangs_rejected_total", "Gangs rejected whole (a member timed out or fit nowhere)")
+        .histogram("gang_wait_seconds",
+                   "From a gang's first member waiting at Permit to its last one allowed",
+                   {0.1, 0.5, 1, 5, 15, 60, 300}))

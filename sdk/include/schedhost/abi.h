@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #define SCHEDHOST_ABI_MAJOR 1
-#define SCHEDHOST_ABI_MINOR 8
+#define SCHEDHOST_ABI_MINOR 9
 
 /* First field of schedhost_library_t: "SHL1" read as a little-endian uint32_t. */
 #define SCHEDHOST_LIBRARY_MAGIC 0x314C4853u
@@ -268,6 +268,39 @@ typedef struct schedhost_owner_reference {
   schedhost_str_t uid;
   bool controller; /* controller: true (at most one owner of an object has it) */
 } schedhost_owner_reference_t;
+
+/* 1.9: a resource a plugin reads besides the host's own kinds, upstream's informer from
+ * framework.Handle (a custom resource such as scheduler-plugins' PodGroup). The host keeps its
+ * objects -- in serve an informer, one per resource however many plugins and profiles declare it;
+ * in run the cluster file's objects of that apiVersion and kind -- and serves them through the
+ * object_* lookups under the name "<plural>.<version>.<group>" (upstream's GVK string:
+ * "podgroups.v1alpha1.scheduling.x-k8s.io"), and their changes as cluster events of that name.
+ * Plugin-owned static storage (schedhost_plugin_descriptor_t.resources). Frozen: never grows. */
+typedef struct schedhost_resource_decl {
+  const char* group;   /* NUL-terminated: "scheduling.x-k8s.io"; "" for the core group */
+  const char* version; /* "v1alpha1" */
+  const char* plural;  /* the API path's resource: "podgroups" */
+  const char* kind;    /* "PodGroup": how a cluster file names its objects */
+  bool namespaced;
+} schedhost_resource_decl_t;
+
+/* 1.9: what a declared metric is (schedhost_metric_decl_t.kind). */
+typedef int32_t schedhost_metric_kind_t;
+enum {
+  SCHEDHOST_METRIC_COUNTER = 0,  /* only goes up: metric_record adds */
+  SCHEDHOST_METRIC_HISTOGRAM = 1 /* metric_record observes one value */
+};
+
+/* 1.9: a metric a plugin reports. serve's /metrics has it as schedhost_plugin_<name> with the
+ * label plugin="<Plugin>" (one series per plugin, whichever profiles enable it), from the start,
+ * at zero. Plugin-owned static storage (schedhost_plugin_descriptor_t.metrics). Frozen. */
+typedef struct schedhost_metric_decl {
+  const char* name; /* NUL-terminated, ^[a-z][a-z0-9_]*$, without the prefix: "gangs_total" */
+  const char* help; /* NUL-terminated, one line */
+  schedhost_metric_kind_t kind;
+  const double* buckets; /* histograms: upper bounds, increasing; NULL for Prometheus' defaults */
+  size_t bucket_count;
+} schedhost_metric_decl_t;
 
 /* One image name present on a node; an image with several names appears once per name. */
 typedef struct schedhost_image {
@@ -644,6 +677,9 @@ typedef struct schedhost_host_api {
    * the server answered, any status: *out_status is the HTTP status and *out_body the answer's
    * body (host-owned, valid until the hook returns). SKIP when this process has no API server
    * (`run` replays without one): nothing was sent, and a plugin acts as if the write was made.
+   * Since 1.9, in run, a request on a resource a plugin declared (its collection, an object or its
+   * /status) is answered from the run's own objects instead: GET, POST, PUT, PATCH (merge or JSON
+   * patch) and DELETE apply to them as the API server would, and later cycles see the change.
    * ERROR when no request could be sent, *out_body saying why: only PreBind, Bind, PostBind and
    * Unreserve may call it (the hooks upstream lets block), or the server did not answer.
    * [binding] */
@@ -652,7 +688,34 @@ typedef struct schedhost_host_api {
                                   schedhost_str_t body, int32_t* out_status,
                                   schedhost_str_t* out_body);
 
-  /* 1.9 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
+  /* -- 1.9: the plugin handle, what a Go plugin gets from framework.Handle: listers with label
+   * selectors, events, metrics; writes are api_request's -- */
+  /* The objects of `resource` in namespace ns ("" for every namespace) whose labels match
+   * `selector`, in Kubernetes' label selector syntax ("app=web,tier in (a,b),!canary"; "" matches
+   * every object), in object_at's order: the first min(capacity, matches) go to out[] (borrowed
+   * until the hook returns), *out_count is how many match. ERROR when the selector does not parse,
+   * *out_error saying why (borrowed likewise). [call], and from the threads of a [concurrent] hook
+   */
+  schedhost_code_t (*object_select)(schedhost_call_t* call, schedhost_str_t resource,
+                                    schedhost_str_t ns, schedhost_str_t selector,
+                                    const schedhost_object_t** out, size_t capacity,
+                                    size_t* out_count, schedhost_str_t* out_error);
+  /* Records an Event about pod, as upstream's EventRecorder: type "Normal" or "Warning", reason
+   * UpperCamelCase ("GangTimeout"), message one line (cut at 1024 bytes). In serve an
+   * events.k8s.io/v1 Event from the pod's profile, through the host's recorder (deduplicated,
+   * rate-limited, never blocking); in run the pod's result lists it (`events` in -o json, with
+   * and without --explain) and the log has it at info. False, with nothing recorded, for another
+   * type or an empty reason. [call] of any hook but queueing_hint and sign_pod */
+  bool (*record_event)(schedhost_call_t* call, const schedhost_pod_t* pod, schedhost_str_t type,
+                       schedhost_str_t reason, schedhost_str_t message);
+  /* The id of the metric named `name` among those this plugin declared (descriptor's metrics);
+   * -1 when it declared none of that name. Look it up once, in create(). [any-thread] */
+  int32_t (*metric_id)(const schedhost_host_t* host, schedhost_str_t name);
+  /* Adds value (finite, >= 0) to a counter, or observes value (finite) in a histogram. An unknown
+   * id or a value out of range is ignored (logged once). Lock-free. [any-thread] */
+  void (*metric_record)(const schedhost_host_t* host, int32_t id, double value);
+
+  /* 1.10 and later: append here only (and bump SCHEDHOST_ABI_MINOR). */
 } schedhost_host_api_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -780,6 +843,16 @@ typedef struct schedhost_plugin_descriptor {
   const char* name;        /* NUL-terminated, ^[a-zA-Z][a-zA-Z0-9]*$, as written in profiles */
   const char* description; /* NUL-terminated, one line */
   const schedhost_plugin_vtable_t* vtable;
+
+  /* -- 1.9 -- */
+  /* The resources this plugin reads besides the host's own kinds (resources[resource_count]):
+   * serve watches them before it schedules (and stops at start, naming the plugin, when the API
+   * server does not serve one); `schedhost plugins` lists them. NULL and 0: none. */
+  const schedhost_resource_decl_t* resources;
+  size_t resource_count;
+  /* The metrics this plugin reports (metrics[metric_count]), recorded with metric_record. */
+  const schedhost_metric_decl_t* metrics;
+  size_t metric_count;
 } schedhost_plugin_descriptor_t;
 
 /* The library: what the entry function returns. Plugin-owned static storage. */

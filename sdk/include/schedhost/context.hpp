@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -143,6 +144,43 @@ class Context {
     if (o == nullptr) return std::nullopt;
     return Object(api_, o);
   }
+  // The objects of `resource` in namespace ns ("" for every namespace) whose labels match
+  // `selector`, in Kubernetes' syntax ("app=web,tier in (a,b),!canary"; "" for all), in objects()'
+  // order (ABI 1.9: a lister's List(selector)). Throws std::invalid_argument when the selector
+  // does not parse, or on a host older than 1.9.
+  std::vector<Object> select(std::string_view resource_name, std::string_view ns,
+                             std::string_view selector) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::object_select);
+    if (fn == nullptr) throw std::invalid_argument("select: this host predates ABI 1.9");
+    std::vector<const schedhost_object_t*> found(16);
+    for (;;) {
+      std::size_t count = 0;
+      schedhost_str_t error{nullptr, 0};
+      if (fn(call_, to_str(resource_name), to_str(ns), to_str(selector), found.data(), found.size(),
+             &count, &error) != SCHEDHOST_SUCCESS) {
+        throw std::invalid_argument(std::string(to_view(error)));
+      }
+      if (count <= found.size()) {
+        std::vector<Object> out;
+        out.reserve(count);
+        for (std::size_t i = 0; i < count; ++i)
+          out.emplace_back(api_, found[i]);
+        return out;
+      }
+      found.resize(count);  // the list grew past the first guess: ask again for all of it
+    }
+  }
+
+  // Records an Event about pod (ABI 1.9), as upstream's EventRecorder.Eventf: type "Normal" or
+  // "Warning", reason UpperCamelCase, message one line. In serve an Event through the host's
+  // recorder; in run the pod's result lists it. False when the host refused it (another type, no
+  // reason) or predates 1.9.
+  bool record_event(const Pod& pod, std::string_view type, std::string_view reason,
+                    std::string_view message) const {
+    auto fn = detail::host_fn(api_, &schedhost_host_api_t::record_event);
+    return fn != nullptr && fn(call_, pod.handle(), to_str(type), to_str(reason), to_str(message));
+  }
+
   // How many pods placed on the snapshot's nodes mount PersistentVolumeClaim ns/claim (upstream's
   // usedPVCSet; 0 on a host older than ABI 1.8).
   std::size_t pvc_users(std::string_view ns, std::string_view claim) const {

@@ -18,6 +18,30 @@ enum class LogLevel : std::int32_t {
   Error = SCHEDHOST_LOG_ERROR,
 };
 
+// A metric the plugin declared (PluginSpec::counter or histogram, ABI 1.9), as Host::metric
+// finds it: add() to a counter, observe() a value in a histogram. Any thread, lock-free. One for
+// a name the plugin did not declare, or from a host older than 1.9, records nothing.
+class Metric {
+ public:
+  Metric() = default;
+  Metric(void (*record)(const schedhost_host_t*, std::int32_t, double),
+         const schedhost_host_t* host, std::int32_t id)
+      : record_(record), host_(host), id_(id) {}
+
+  void add(double value = 1) const { record(value); }
+  void observe(double value) const { record(value); }
+  // Whether the host knows it: false for an undeclared name or an older host.
+  bool declared() const { return record_ != nullptr && id_ >= 0; }
+
+ private:
+  void record(double value) const {
+    if (declared()) record_(host_, id_, value);
+  }
+  void (*record_)(const schedhost_host_t*, std::int32_t, double) = nullptr;
+  const schedhost_host_t* host_ = nullptr;
+  std::int32_t id_ = -1;
+};
+
 class Host {
  public:
   Host(const schedhost_host_api_t* api, const schedhost_host_t* host) : api_(api), host_(host) {}
@@ -37,6 +61,15 @@ class Host {
   bool feature_enabled(std::string_view gate, bool fallback) const {
     auto fn = detail::host_fn(api_, &schedhost_host_api_t::feature_enabled);
     return fn == nullptr ? fallback : fn(host_, to_str(gate));
+  }
+
+  // The metric `name` this plugin declared, to keep and record from any thread (look it up once,
+  // in the constructor).
+  Metric metric(std::string_view name) const {
+    auto id = detail::host_fn(api_, &schedhost_host_api_t::metric_id);
+    auto record = detail::host_fn(api_, &schedhost_host_api_t::metric_record);
+    if (id == nullptr || record == nullptr) return {};
+    return Metric(record, host_, id(host_, to_str(name)));
   }
 
   bool log_enabled(LogLevel level) const {

@@ -10,6 +10,7 @@
 #include <schedhost/abi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -86,12 +87,211 @@ inline std::string check_library_header(const schedhost_library_t* raw, std::uin
   return {};
 }
 
+// A resource a plugin declares it reads (ABI 1.9), copied out of the library's storage.
+struct ResourceDecl {
+  std::string group;  // "" for the core group
+  std::string version;
+  std::string plural;
+  std::string kind;
+  bool namespaced = true;
+  // The name lookups and cluster events use, upstream's GVK string: "<plural>.<version>.<group>"
+  // ("configmaps.v1." for the core group, as upstream spells it).
+  std::string name() const { return plural + "." + version + "." + group; }
+  // "<group>/<version>", or "<version>" for the core group: a cluster file object's apiVersion.
+  std::string api_version() const { return group.empty() ? version : group + "/" + version; }
+};
+
+// A metric a plugin declares it reports (ABI 1.9), copied likewise.
+struct MetricDecl {
+  std::string name;  // without the schedhost_plugin_ prefix
+  std::string help;
+  schedhost_metric_kind_t kind = SCHEDHOST_METRIC_COUNTER;
+  std::vector<double> buckets;  // histograms; empty for Prometheus' defaults
+};
+
 // One plugin as the library describes it, with a copy of its vtable at the current size.
 struct PluginEntry {
   std::string name;
   std::string description;
   schedhost_plugin_vtable_t vtable{};
+  std::vector<ResourceDecl> resources;  // ABI 1.9
+  std::vector<MetricDecl> metrics;      // ABI 1.9
 };
+
+// ---- ABI 1.9's declarations: the resources a plugin reads and the metrics it reports ----
+
+inline bool is_lower_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+// A DNS-1123 label: [a-z0-9]([-a-z0-9]*[a-z0-9])?, at most 63 characters.
+inline bool is_dns_label(std::string_view s) {
+  if (s.empty() || s.size() > 63 || !is_lower_alnum(s.front()) || !is_lower_alnum(s.back())) {
+    return false;
+  }
+  return std::all_of(s.begin(), s.end(), [](char c) { return is_lower_alnum(c) || c == '-'; });
+}
+
+// A DNS-1123 subdomain: dot-separated labels, at most 253 characters.
+inline bool is_dns_subdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = s.find('.', start);
+    if (!is_dns_label(s.substr(start, dot == std::string_view::npos ? dot : dot - start))) {
+      return false;
+    }
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+// An API version: v1, v2beta3, v1alpha1.
+inline bool is_api_version(std::string_view s) {
+  if (s.size() < 2 || s[0] != 'v' || s[1] < '1' || s[1] > '9') return false;
+  std::size_t i = 1;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9')
+    ++i;
+  if (i == s.size()) return true;
+  std::string_view rest = s.substr(i);
+  for (std::string_view stage : {std::string_view("alpha"), std::string_view("beta")}) {
+    if (rest.substr(0, stage.size()) == stage) {
+      rest.remove_prefix(stage.size());
+      return !rest.empty() && rest[0] >= '1' && rest[0] <= '9' &&
+             std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; });
+    }
+  }
+  return false;
+}
+
+// A kind: UpperCamelCase ASCII letters and digits.
+inline bool is_kind_name(std::string_view s) {
+  return !s.empty() && s.size() <= 63 && s[0] >= 'A' && s[0] <= 'Z' &&
+         std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+         });
+}
+
+// A metric name without its prefix: ^[a-z][a-z0-9_]*$.
+inline bool is_metric_name(std::string_view s) {
+  return !s.empty() && s[0] >= 'a' && s[0] <= 'z' &&
+         std::all_of(s.begin(), s.end(), [](char c) { return is_lower_alnum(c) || c == '_'; });
+}
+
+// The resources the host keeps itself, by their API path's plural in the core group and the
+// groups it reads: a plugin looks them up by the host's name (object_kinds) instead of
+// declaring them.
+inline std::string_view host_kept_resource(std::string_view group, std::string_view plural) {
+  struct Kept {
+    std::string_view group, plural, name;
+  };
+  static constexpr Kept kKept[] = {
+      {"", "pods", "Pod (the pod and node accessors)"},
+      {"", "nodes", "Node (the pod and node accessors)"},
+      {"", "namespaces", "Namespace (namespace_*)"},
+      {"policy", "poddisruptionbudgets", "PodDisruptionBudget (process_preemption)"},
+      {"", "persistentvolumes", "PersistentVolume"},
+      {"", "persistentvolumeclaims", "PersistentVolumeClaim"},
+      {"", "services", "Service"},
+      {"", "replicationcontrollers", "ReplicationController"},
+      {"apps", "replicasets", "apps/ReplicaSet"},
+      {"apps", "statefulsets", "apps/StatefulSet"},
+      {"storage.k8s.io", "storageclasses", "storage.k8s.io/StorageClass"},
+      {"storage.k8s.io", "csinodes", "storage.k8s.io/CSINode"},
+      {"storage.k8s.io", "csidrivers", "storage.k8s.io/CSIDriver"},
+      {"storage.k8s.io", "csistoragecapacities", "storage.k8s.io/CSIStorageCapacity"},
+  };
+  for (const Kept& k : kKept) {
+    if (k.group == group && k.plural == plural) return k.name;
+  }
+  return {};
+}
+
+inline std::string c_text(const char* s) {
+  return s == nullptr ? std::string() : std::string(s);
+}
+
+// One declared resource: "" when it is well formed, else what is wrong with its fix.
+inline std::string check_resource_decl(const ResourceDecl& r) {
+  const std::string which = "declares the resource \"" + r.name() + "\"";
+  if (!r.group.empty() && !is_dns_subdomain(r.group)) {
+    return which + ": group \"" + r.group +
+           "\" is not a DNS subdomain (lowercase, like \"scheduling.x-k8s.io\"; \"\" for core)";
+  }
+  if (!is_api_version(r.version)) {
+    return which + ": version \"" + r.version + "\" is not an API version (v1, v1beta1, v1alpha2)";
+  }
+  if (!is_dns_label(r.plural)) {
+    return which + ": \"" + r.plural +
+           "\" is not a resource as API paths spell it (lowercase plural: \"podgroups\")";
+  }
+  if (!is_kind_name(r.kind)) {
+    return which + ": kind \"" + r.kind + "\" is not a kind (UpperCamelCase: \"PodGroup\")";
+  }
+  if (const std::string_view kept = host_kept_resource(r.group, r.plural); !kept.empty()) {
+    return which + ", which the host keeps already: look it up as " + std::string(kept) +
+           " and drop the declaration";
+  }
+  return {};
+}
+
+// One declared metric, likewise.
+inline std::string check_metric_decl(const MetricDecl& m) {
+  const std::string which = "declares the metric \"" + m.name + "\"";
+  if (!is_metric_name(m.name)) {
+    return which + ": not a metric name: use ^[a-z][a-z0-9_]*$ (the host adds schedhost_plugin_)";
+  }
+  if (m.help.empty()) return which + " without help text: say in one line what it counts";
+  if (m.kind != SCHEDHOST_METRIC_COUNTER && m.kind != SCHEDHOST_METRIC_HISTOGRAM) {
+    return which + " of kind " + std::to_string(m.kind) +
+           ": use SCHEDHOST_METRIC_COUNTER (0) or SCHEDHOST_METRIC_HISTOGRAM (1)";
+  }
+  if (m.kind == SCHEDHOST_METRIC_COUNTER && !m.buckets.empty()) {
+    return which + ": a counter has no buckets: drop them, or make it a histogram";
+  }
+  for (std::size_t i = 0; i < m.buckets.size(); ++i) {
+    const double b = m.buckets[i];
+    if (!std::isfinite(b) || (i > 0 && !(b > m.buckets[i - 1]))) {
+      return which + ": its buckets must be finite and strictly increasing";
+    }
+  }
+  return {};
+}
+
+// Copies a descriptor's 1.9 declarations into entry and checks them (a descriptor older than
+// 1.9 declares nothing). "" when they are fine, else the reason (after `plugin "Name" `).
+inline std::string read_declarations(const schedhost_plugin_descriptor_t& desc,
+                                     PluginEntry& entry) {
+  if (desc.resource_count > 0 && desc.resources == nullptr) {
+    return "has resource_count " + std::to_string(desc.resource_count) + " but resources is NULL";
+  }
+  if (desc.metric_count > 0 && desc.metrics == nullptr) {
+    return "has metric_count " + std::to_string(desc.metric_count) + " but metrics is NULL";
+  }
+  std::set<std::string, std::less<>> seen;
+  for (std::size_t i = 0; i < desc.resource_count; ++i) {
+    const schedhost_resource_decl_t& d = desc.resources[i];
+    ResourceDecl r{c_text(d.group), c_text(d.version), c_text(d.plural), c_text(d.kind),
+                   d.namespaced};
+    if (std::string err = check_resource_decl(r); !err.empty()) return err;
+    if (!seen.insert(r.name()).second) return "declares the resource \"" + r.name() + "\" twice";
+    entry.resources.push_back(std::move(r));
+  }
+  seen.clear();
+  for (std::size_t i = 0; i < desc.metric_count; ++i) {
+    const schedhost_metric_decl_t& d = desc.metrics[i];
+    if (d.bucket_count > 0 && d.buckets == nullptr) {
+      return "declares the metric \"" + c_text(d.name) + "\" with bucket_count " +
+             std::to_string(d.bucket_count) + " but buckets NULL";
+    }
+    MetricDecl m{c_text(d.name), c_text(d.help), d.kind, {}};
+    if (d.buckets != nullptr) m.buckets.assign(d.buckets, d.buckets + d.bucket_count);
+    if (std::string err = check_metric_decl(m); !err.empty()) return err;
+    if (!seen.insert(m.name).second) return "declares the metric \"" + m.name + "\" twice";
+    entry.metrics.push_back(std::move(m));
+  }
+  return {};
+}
 
 // Reads the plugin descriptors and their vtables (checking pointers and struct sizes) into
 // copies. lib is the library struct after check_library_header.
@@ -124,6 +324,9 @@ inline std::string read_plugin_descriptors(const schedhost_library_t& lib,
     entry.description = desc.description == nullptr ? "" : desc.description;
     entry.vtable = copy_struct_prefix(desc.vtable, desc.vtable->struct_size);
     entry.vtable.struct_size = sizeof(schedhost_plugin_vtable_t);
+    if (std::string err = read_declarations(desc, entry); !err.empty()) {
+      return "plugin \"" + name + "\" " + err;
+    }
     out.push_back(std::move(entry));
   }
   return {};
@@ -180,9 +383,9 @@ inline constexpr std::string_view kEventResources[] = {"Pod",
 inline constexpr std::string_view kAnyEventResource = "*";
 
 // Upstream's form for any other kind: <plural>.<version>.<group>, at least two dots, no slash,
-// no empty part.
+// no empty part but the core group's ("configmaps.v1.", as upstream spells it).
 inline bool is_custom_event_resource(std::string_view r) {
-  if (r.empty() || r.find('/') != std::string_view::npos || r.front() == '.' || r.back() == '.' ||
+  if (r.empty() || r.find('/') != std::string_view::npos || r.front() == '.' ||
       r.find("..") != std::string_view::npos) {
     return false;
   }

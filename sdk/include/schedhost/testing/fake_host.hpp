@@ -8,6 +8,8 @@
 #include <schedhost/abi.h>
 #include <schedhost/detail/feature_gates.hpp>
 #include <schedhost/detail/library_rules.hpp>
+#include <schedhost/detail/object_writes.hpp>
+#include <schedhost/k8s/label_selector_text.hpp>
 #include <schedhost/testing/fake_cycle_state.hpp>
 #include <schedhost/testing/fake_objects.hpp>
 
@@ -15,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -22,6 +25,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -317,6 +321,32 @@ class FakeHost {
         std::make_unique<detail::ObjectRecord>(std::move(resource), std::move(object)));
     return reinterpret_cast<const schedhost_object_t*>(kept_objects_.back().get());
   }
+  // What a write made of an object (ABI 1.9's declared resources): the earlier record is kept
+  // alive, since a plugin may still hold its handle until its hook returns.
+  void replace_object(const std::string& resource, nlohmann::json object) {
+    auto record = std::make_unique<detail::ObjectRecord>(resource, std::move(object));
+    for (auto& o : objects_) {
+      if (o->resource == resource && o->namespace_name == record->namespace_name &&
+          o->name == record->name) {
+        kept_objects_.push_back(std::move(o));
+        o = std::move(record);
+        new_snapshot();
+        return;
+      }
+    }
+    add_object(resource, record->object);  // a new object: no handle to it exists yet
+  }
+  void remove_object(const std::string& resource, std::string_view ns, std::string_view name) {
+    for (auto it = objects_.begin(); it != objects_.end(); ++it) {
+      if ((*it)->resource == resource && (*it)->namespace_name == ns && (*it)->name == name) {
+        kept_objects_.push_back(std::move(*it));
+        objects_.erase(it);
+        new_snapshot();
+        return;
+      }
+    }
+  }
+
   // The API server as a plugin's api_request (ABI 1.8) sees it: every request is recorded
   // (api_requests()) and answered by `answer`; without one there is no API server, as in `run`
   // (SKIP). Hooks other than PreBind, Bind, PostBind and Unreserve are refused, as the host
@@ -326,6 +356,35 @@ class FakeHost {
     return *this;
   }
   const std::vector<detail::ApiRequest>& api_requests() const { return api_requests_; }
+  // Without answer_api, a request on a resource a plugin of the library declared (ABI 1.9) is
+  // applied to the objects added with add_object, as `schedhost run` applies it (the host's
+  // shared schedhost/detail/object_writes.hpp), and recorded too; other paths are SKIP.
+
+  // -- the plugin handle (ABI 1.9): events and metrics --
+  // An Event a plugin recorded (Context::record_event), as the host would write it.
+  struct RecordedEvent {
+    std::string plugin;
+    std::string pod;  // "namespace/name"
+    std::string type, reason, message;
+  };
+  const std::vector<RecordedEvent>& events() const { return events_; }
+  // What a plugin recorded in one of its declared metrics: a counter's total, or a histogram's
+  // observations in order. Throws std::invalid_argument when the plugin declared no such metric
+  // or never looked it up (Host::metric).
+  struct MetricValues {
+    schedhost_metric_kind_t kind = SCHEDHOST_METRIC_COUNTER;
+    double total = 0;                  // counters: the sum of what was added
+    std::vector<double> observations;  // histograms
+  };
+  MetricValues metric(std::string_view plugin, std::string_view name) const {
+    std::lock_guard lock(metrics_mutex_);
+    for (const MetricEntry& m : metrics_) {
+      if (m.plugin == plugin && m.name == name) return m.values;
+    }
+    throw std::invalid_argument("plugin \"" + std::string(plugin) + "\" has no metric \"" +
+                                std::string(name) +
+                                "\" it declared and looked up (Host::metric) on this FakeHost");
+  }
   // Sets an upstream feature gate for feature_enabled (ABI 1.8); a gate not set answers its
   // kube-scheduler v1.35 default, as the host without --feature-gates.
   FakeHost& set_feature_gate(std::string name, bool enabled) {
@@ -418,6 +477,14 @@ class FakeHost {
   std::map<std::string, bool, std::less<>> feature_gates_;  // set_feature_gate
   std::function<detail::ApiReply(const detail::ApiRequest&)> api_answer_;
   std::vector<detail::ApiRequest> api_requests_;
+  std::vector<RecordedEvent> events_;
+  struct MetricEntry {
+    std::string plugin, name;
+    MetricValues values;
+  };
+  mutable std::mutex metrics_mutex_;   // metric_record may come from any thread
+  std::deque<MetricEntry> metrics_;    // the index is the id metric_id gave
+  std::uint64_t written_version_ = 0;  // resourceVersions and uids of the objects writes made
   std::vector<LogLine> logs_;
   schedhost_log_level_t log_level_ = SCHEDHOST_LOG_TRACE;
 };
@@ -851,9 +918,18 @@ struct HostApi {
       return SCHEDHOST_ERROR;
     }
     FakeHost& h = *record.host;
-    if (!h.api_answer_) {  // no API server, as in run
-      answer("api_request: no API server in this process (run replays without one)");
-      return SCHEDHOST_SKIP;
+    if (!h.api_answer_) {  // no API server, as in run: the declared resources are written here
+      std::optional<ApiReply> written =
+          write_declared(h, view(verb), view(path), view(content_type), view(body));
+      if (!written) {
+        answer("api_request: no API server in this process (run replays without one)");
+        return SCHEDHOST_SKIP;
+      }
+      h.api_requests_.push_back({record.plugin, std::string(view(verb)), std::string(view(path)),
+                                 std::string(view(content_type)), std::string(view(body))});
+      if (out_status != nullptr) *out_status = written->status;
+      answer(std::move(written->body));
+      return SCHEDHOST_SUCCESS;
     }
     h.api_requests_.push_back({record.plugin, std::string(view(verb)), std::string(view(path)),
                                std::string(view(content_type)), std::string(view(body))});
@@ -861,6 +937,180 @@ struct HostApi {
     if (out_status != nullptr) *out_status = reply.status;
     answer(std::move(reply.body));
     return SCHEDHOST_SUCCESS;
+  }
+
+  // A request on a resource a plugin of the library declared, applied to the objects as run
+  // applies it; nullopt for any other path.
+  static std::optional<ApiReply> write_declared(FakeHost& h, std::string_view verb,
+                                                std::string_view path,
+                                                std::string_view content_type,
+                                                std::string_view body) {
+    const std::optional<object_writes::Target> target = object_writes::parse_path(path);
+    if (!target || h.library_ == nullptr) return std::nullopt;
+    std::optional<library_rules::ResourceDecl> declared;
+    for (std::uint32_t i = 0; i < h.library_->plugin_count && !declared; ++i) {
+      library_rules::PluginEntry entry;
+      const schedhost_plugin_descriptor_t desc = library_rules::copy_struct_prefix(
+          h.library_->plugins[i], h.library_->plugins[i]->struct_size);
+      if (!library_rules::read_declarations(desc, entry).empty()) continue;
+      for (const library_rules::ResourceDecl& r : entry.resources) {
+        if (r.group == target->group && r.version == target->version &&
+            r.plural == target->plural) {
+          declared = r;
+        }
+      }
+    }
+    if (!declared) return std::nullopt;
+    const std::string resource = declared->name();
+    object_writes::Store store;
+    store.find = [&](std::string_view ns, std::string_view name) -> const nlohmann::json* {
+      for (const auto& o : h.objects_) {
+        if (o->resource == resource && o->namespace_name == ns && o->name == name) {
+          return &o->object;
+        }
+      }
+      return nullptr;
+    };
+    store.list = [&](std::string_view ns, std::string_view selector,
+                     std::vector<const nlohmann::json*>& out, std::string& error) {
+      std::optional<k8s::LabelSelectorText> parsed;
+      try {
+        parsed = k8s::LabelSelectorText::parse(selector);
+      } catch (const std::invalid_argument& e) {
+        error = e.what();
+        return false;
+      }
+      for (const auto& o : h.objects_) {
+        if (o->resource != resource || (!ns.empty() && o->namespace_name != ns)) continue;
+        if (parsed->matches(labels_of(*o))) out.push_back(&o->object);
+      }
+      return true;
+    };
+    store.put = [&](nlohmann::json object) { h.replace_object(resource, std::move(object)); };
+    store.remove = [&](std::string_view ns, std::string_view name) {
+      h.remove_object(resource, ns, name);
+    };
+    const auto next_version = [&h] { return std::to_string(++h.written_version_); };
+    const auto next_uid = [&h] {
+      const std::string n = std::to_string(++h.written_version_);
+      return "00000000-0000-4000-8000-" +
+             std::string(12 - std::min<std::size_t>(12, n.size()), '0') + n;
+    };
+    const object_writes::Resource r{declared->group, declared->version, declared->plural,
+                                    declared->kind, declared->namespaced};
+    object_writes::Reply reply =
+        object_writes::apply(store, r, *target, verb, content_type, body, next_version, next_uid,
+                             "2026-01-01T00:00:00Z");
+    return ApiReply{reply.status, reply.body.dump()};
+  }
+
+  // A label lookup over an object's labels, for a selector.
+  static std::function<std::optional<std::string_view>(std::string_view)> labels_of(
+      const ObjectRecord& o) {
+    return [&o](std::string_view key) -> std::optional<std::string_view> {
+      const auto it = o.labels.find(std::string(key));
+      if (it == o.labels.end()) return std::nullopt;
+      return std::string_view(it->second);
+    };
+  }
+
+  // -- the plugin handle (1.9) --
+  static schedhost_code_t object_select(schedhost_call_t* c, schedhost_str_t resource,
+                                        schedhost_str_t ns, schedhost_str_t selector,
+                                        const schedhost_object_t** out, size_t capacity,
+                                        size_t* out_count, schedhost_str_t* out_error) {
+    if (out_count != nullptr) *out_count = 0;
+    if (c == nullptr) return SCHEDHOST_ERROR;
+    CallRecord& record = *call(c);
+    std::optional<k8s::LabelSelectorText> parsed;
+    try {
+      parsed = k8s::LabelSelectorText::parse(view(selector));
+    } catch (const std::invalid_argument& e) {
+      record.held.emplace_back(e.what());
+      if (out_error != nullptr) *out_error = str(record.held.back());
+      return SCHEDHOST_ERROR;
+    }
+    size_t found = 0;
+    for (const ObjectRecord* o : objects_in(c, resource, ns)) {
+      if (!parsed->matches(labels_of(*o))) continue;
+      if (out != nullptr && found < capacity) {
+        out[found] = reinterpret_cast<const schedhost_object_t*>(o);
+      }
+      ++found;
+    }
+    if (out_count != nullptr) *out_count = found;
+    return SCHEDHOST_SUCCESS;
+  }
+
+  // As the host checks them: a type of Normal or Warning, an UpperCamelCase reason, a message
+  // cut at 1024 bytes (at a UTF-8 boundary).
+  static bool record_event(schedhost_call_t* c, const schedhost_pod_t* p, schedhost_str_t type,
+                           schedhost_str_t reason, schedhost_str_t message) {
+    if (c == nullptr || p == nullptr) return false;
+    CallRecord& record = *call(c);
+    if (!record.has_snapshot && !record.may_block) return false;  // hints, signatures
+    const std::string_view t = view(type);
+    const std::string_view r = view(reason);
+    if ((t != "Normal" && t != "Warning") || r.empty() || r.size() > 128 ||
+        !std::all_of(r.begin(), r.end(), [](char ch) {
+          return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+        })) {
+      return false;
+    }
+    std::string text(view(message));
+    if (text.size() > 1024) {
+      std::size_t cut = 1024;
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+      text.resize(cut);
+    }
+    const FakePod& fp = pod(p)->pod;
+    record.host->events_.push_back({record.plugin, fp.namespace_name() + "/" + fp.name(),
+                                    std::string(t), std::string(r), std::move(text)});
+    return true;
+  }
+
+  static int32_t metric_id(const schedhost_host_t* hh, schedhost_str_t name) {
+    if (hh == nullptr) return -1;
+    const HostHandle& handle = *host(hh);
+    FakeHost& h = *handle.host;
+    if (h.library_ == nullptr) return -1;
+    const schedhost_plugin_descriptor_t* found = nullptr;
+    for (std::uint32_t i = 0; i < h.library_->plugin_count; ++i) {
+      const schedhost_plugin_descriptor_t* d = h.library_->plugins[i];
+      if (d != nullptr && d->name != nullptr && handle.plugin == d->name) found = d;
+    }
+    if (found == nullptr) return -1;  // the library's own handle (init)
+    library_rules::PluginEntry entry;
+    const schedhost_plugin_descriptor_t desc =
+        library_rules::copy_struct_prefix(found, found->struct_size);
+    if (!library_rules::read_declarations(desc, entry).empty()) return -1;
+    for (const library_rules::MetricDecl& m : entry.metrics) {
+      if (m.name != view(name)) continue;
+      std::lock_guard lock(h.metrics_mutex_);
+      for (std::size_t i = 0; i < h.metrics_.size(); ++i) {
+        if (h.metrics_[i].plugin == handle.plugin && h.metrics_[i].name == m.name) {
+          return static_cast<int32_t>(i);
+        }
+      }
+      h.metrics_.push_back({handle.plugin, m.name, {m.kind, 0, {}}});
+      return static_cast<int32_t>(h.metrics_.size() - 1);
+    }
+    return -1;
+  }
+
+  static void metric_record(const schedhost_host_t* hh, int32_t id, double value) {
+    if (hh == nullptr) return;
+    FakeHost& h = *host(hh)->host;
+    std::lock_guard lock(h.metrics_mutex_);
+    if (id < 0 || static_cast<std::size_t>(id) >= h.metrics_.size()) return;
+    FakeHost::MetricValues& v = h.metrics_[static_cast<std::size_t>(id)].values;
+    if (!std::isfinite(value)) return;
+    if (v.kind == SCHEDHOST_METRIC_COUNTER) {
+      if (value >= 0) v.total += value;
+    } else {
+      v.observations.push_back(value);
+    }
   }
 
   // -- objects of other kinds (1.8) --
@@ -1086,6 +1336,10 @@ struct HostApi {
     t.snapshot_pvc_users = &snapshot_pvc_users;
     t.feature_enabled = &feature_enabled;
     t.api_request = &api_request;
+    t.object_select = &object_select;
+    t.record_event = &record_event;
+    t.metric_id = &metric_id;
+    t.metric_record = &metric_record;
     return t;
   }
 };
