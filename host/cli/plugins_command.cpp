@@ -41,13 +41,34 @@ std::string abi_version(const loader::LoadedLibrary& lib) {
 nlohmann::json to_json(const loader::PluginRegistry& registry) {
   nlohmann::json plugins = nlohmann::json::array();
   for (const loader::PluginDefinition* p : registry.plugins()) {
-    plugins.push_back({{"name", p->name},
-                       {"description", p->description},
-                       {"file", p->library->path},
-                       {"library", p->library->name},
-                       {"version", p->library->version},
-                       {"abi", abi_version(*p->library)},
-                       {"extensionPoints", point_names(p->points)}});
+    nlohmann::json entry = {{"name", p->name},
+                            {"description", p->description},
+                            {"file", p->library->path},
+                            {"library", p->library->name},
+                            {"version", p->library->version},
+                            {"abi", abi_version(*p->library)},
+                            {"extensionPoints", point_names(p->points)}};
+    // What it declared (ABI 1.9), only when it did: the listing of older plugins is unchanged.
+    if (!p->resources.empty()) {
+      nlohmann::json resources = nlohmann::json::array();
+      for (const library_rules::ResourceDecl& r : p->resources) {
+        resources.push_back({{"resource", r.name()},
+                             {"apiVersion", r.api_version()},
+                             {"kind", r.kind},
+                             {"namespaced", r.namespaced}});
+      }
+      entry["resources"] = std::move(resources);
+    }
+    if (!p->metrics.empty()) {
+      nlohmann::json metrics = nlohmann::json::array();
+      for (const library_rules::MetricDecl& m : p->metrics) {
+        metrics.push_back({{"name", "schedhost_plugin_" + m.name},
+                           {"type", m.kind == SCHEDHOST_METRIC_COUNTER ? "counter" : "histogram"},
+                           {"help", m.help}});
+      }
+      entry["metrics"] = std::move(metrics);
+    }
+    plugins.push_back(std::move(entry));
   }
   nlohmann::json failed = nlohmann::json::array();
   for (const loader::LoadFailure& f : registry.failures()) {

@@ -11,25 +11,7 @@
 #include "framework/plugin_metrics.hpp"
 
 namespace schedhost::framework {
-namespace {
-
-// Registers the metrics the plugin declared (ABI 1.9) and answers what its metric_id looks up:
-// before create(), which is where a plugin asks. The series are the process's, so every instance
-// of the plugin (one per profile) gets the same ids. A refused one (-1) is left out: metric_id
-// answers -1 for it anyway. Scheduling thread.
-std::vector<std::pair<std::string, std::int32_t>> declared_metric_ids(
-    const loader::PluginDefinition& definition) {
-  std::vector<std::pair<std::string, std::int32_t>> ids;
-  // A host emulating an older minor (SCHEDHOST_EMULATE_ABI_MINOR) serves no metrics.
-  if (host_api()->abi_minor < 9) return ids;
-  for (const library_rules::MetricDecl& decl : definition.metrics) {
-    const std::int32_t id = PluginMetrics::instance().add(definition.name, decl);
-    if (id >= 0) ids.emplace_back(decl.name, id);
-  }
-  return ids;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 PluginInstance::PluginInstance(const loader::PluginDefinition& definition)
     : definition_(definition),

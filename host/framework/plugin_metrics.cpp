@@ -1,5 +1,7 @@
 #include "framework/plugin_metrics.hpp"
 
+#include "framework/plugin_host.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -174,6 +176,17 @@ std::vector<prometheus::MetricFamily> PluginMetrics::collect() const {
     out.push_back(std::move(f));
   }
   return out;
+}
+
+std::vector<std::pair<std::string, std::int32_t>> declared_metric_ids(
+    const loader::PluginDefinition& definition) {
+  std::vector<std::pair<std::string, std::int32_t>> ids;
+  if (host_api()->abi_minor < 9) return ids;
+  for (const library_rules::MetricDecl& decl : definition.metrics) {
+    const std::int32_t id = PluginMetrics::instance().add(definition.name, decl);
+    if (id >= 0) ids.emplace_back(decl.name, id);
+  }
+  return ids;
 }
 
 }  // namespace schedhost::framework

@@ -19,6 +19,8 @@
 
 #include <schedhost/detail/library_rules.hpp>
 
+#include "loader/plugin_definition.hpp"
+
 namespace schedhost::framework {
 
 class PluginMetrics {
@@ -69,5 +71,13 @@ class PluginMetrics {
   std::map<std::pair<std::string, std::string>, std::int32_t> ids_;  // (plugin, name); -1 refused
   std::map<std::string, Family> families_;                           // by metric name
 };
+
+// Registers the metrics a plugin declared (ABI 1.9) and returns what its instances' metric_id
+// looks up (PluginHost::metric_ids): before create(), which is where a plugin asks. The series
+// are the process's, so every instance of the plugin (one per profile) gets the same ids; a
+// refused one (-1) is left out, as metric_id answers -1 for it anyway. None when the host
+// emulates an older minor (SCHEDHOST_EMULATE_ABI_MINOR). Scheduling thread.
+std::vector<std::pair<std::string, std::int32_t>> declared_metric_ids(
+    const loader::PluginDefinition& definition);
 
 }  // namespace schedhost::framework

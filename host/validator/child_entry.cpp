@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "cluster/object_kinds.hpp"
 #include "loader/library_loader.hpp"
 #include "validator/plugin_checks.hpp"
 #include "validator/protocol.hpp"
@@ -29,6 +30,9 @@ void run_child_request(const ChildRequest& request, int fd) {
       options.args_json = request.args_json;
       // Only the SDK's exception barrier turns an exception into an Error status.
       options.cpp_sdk = library.build_info.rfind("schedhost C++ SDK", 0) == 0;
+      // The resources it declared (ABI 1.9) are the cluster file's objects too.
+      for (const library_rules::ResourceDecl& resource : p.resources)
+        cluster::declare_object_kind(resource, p.name);
       if (!request.cluster_file.empty() || !request.pod_files.empty()) {
         options.user_objects = read_user_objects(request.cluster_file, request.pod_files);
       }

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "framework/call.hpp"
 #include "framework/cluster_event.hpp"
 #include "framework/plugin_host.hpp"
+#include "framework/plugin_metrics.hpp"
 #include "framework/status.hpp"
 #include "validator/audited_state.hpp"
 #include "validator/generated_cluster.hpp"
@@ -63,7 +65,7 @@ class PluginChecker {
                        plugin.library->abi_minor < framework::kFirstMinorWithV135Events),
         options_(options),
         channel_(channel),
-        host_{"plugin \"" + plugin.name + "\""} {
+        host_{"plugin \"" + plugin.name + "\"", framework::declared_metric_ids(plugin)} {
     scenarios_.push_back(std::make_unique<Scenario>(generated_cluster(), ""));
     if (options.user_objects) {
       scenarios_.push_back(std::make_unique<Scenario>(options.user_objects->cluster,
@@ -73,6 +75,7 @@ class PluginChecker {
   }
 
   void run() {
+    reset_event_tally();
     void* self = create("create", options_.args_json);
     if (self == nullptr) return;
     report("create", true, "accepted " + options_.args_json);
@@ -91,6 +94,8 @@ class PluginChecker {
     }
     use(*scenarios_.front());
     report_tallies();
+    report_events();
+    report_metrics();
     report_state();
     leak_check();
     destroy(self_);
@@ -154,6 +159,44 @@ class PluginChecker {
                t.first + (t.failures > 1 ? " (and " + std::to_string(t.failures - 1) + " more of " +
                                                std::to_string(t.calls) + " calls)"
                                          : ""));
+      }
+    }
+  }
+
+  // ABI 1.9's Events: refused ones fail the check (the host would drop them).
+  void report_events() const {
+    const EventTally t = event_tally();
+    if (t.recorded == 0 && t.refused == 0) return;
+    if (t.refused == 0) {
+      report("record_event", true, std::to_string(t.recorded) + " events recorded");
+    } else {
+      report("record_event", false,
+             t.first_refusal + (t.refused > 1
+                                    ? " (and " + std::to_string(t.refused - 1) + " more of " +
+                                          std::to_string(t.recorded + t.refused) + ")"
+                                    : ""));
+    }
+  }
+
+  // "3", "0.5": as a person writes it, not std::to_string's "3.000000".
+  static std::string number_text(double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+  }
+
+  // ABI 1.9's metrics: what the checks' calls recorded in each, as /metrics would show it.
+  void report_metrics() const {
+    for (const prometheus::MetricFamily& family : framework::PluginMetrics::instance().collect()) {
+      for (const prometheus::ClientMetric& m : family.metric) {
+        const bool ours = std::any_of(m.label.begin(), m.label.end(), [&](const auto& l) {
+          return l.name == "plugin" && l.value == name_;
+        });
+        if (!ours) continue;
+        const std::string value = family.type == prometheus::MetricType::Histogram
+                                      ? std::to_string(m.histogram.sample_count) + " observations"
+                                      : "total " + number_text(m.counter.value);
+        report("metric " + family.name, true, value);
       }
     }
   }

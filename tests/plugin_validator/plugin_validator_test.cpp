@@ -267,5 +267,35 @@ TEST(PluginValidator, ConfigAndPluginTogetherIsBadInput) {
   EXPECT_THAT(r.err, HasSubstr("--config PROFILE.yaml or --plugin FILE.so"));
 }
 
+// ABI 1.9: an Event the host would refuse fails the record_event check with the first one's
+// reason and hook; accepted ones are counted.
+TEST(PluginValidator, ReportsAnEventTheHostWouldRefuse) {
+  const auto r =
+      validate(std::string(SCHEDHOST_TEST_FIXTURE_DIR) + "/plugin_events/plugin_events_fixture.so",
+               {"--args", R"(EventProbe={"events": [["Normal", "Fine", "ok"],
+                                         ["Info", "Odd", "no such type"]]})"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  // EventProbe's PreFilter records both of its events on each of the 8 pods: 8 refused.
+  EXPECT_THAT(failures(r),
+              ::testing::HasSubstr("FAIL EventProbe record_event record_event type \"Info\" is "
+                                   "neither Normal nor Warning (and 7 more of 16)\n"));
+}
+
+// ABI 1.9: the Coscheduling example on a cluster file with its PodGroups (a resource it
+// declares): its hooks, Events and metrics are driven and reported.
+TEST(PluginValidator, DrivesAPluginOnTheCustomResourcesItDeclares) {
+  const auto r =
+      validate(std::string(SCHEDHOST_BINARY_DIR) + "/lib/schedhost/examples/coscheduling.so",
+               {"--cluster",
+                std::string(SCHEDHOST_SOURCE_DIR) + "/tests/examples/data/gang-incomplete.yaml"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(failures(r), "");
+  const auto l = lines(r.out);
+  EXPECT_THAT(l, ::testing::Contains("PASS Coscheduling Permit [gang-incomplete.yaml] 4 calls"));
+  EXPECT_THAT(l, ::testing::Contains("PASS Coscheduling record_event 9 events recorded"));
+  EXPECT_THAT(l, ::testing::Contains(
+                     "PASS Coscheduling metric schedhost_plugin_gangs_rejected_total total 1"));
+}
+
 }  // namespace
 }  // namespace schedhost::testing

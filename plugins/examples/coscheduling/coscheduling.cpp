@@ -213,8 +213,8 @@ class Coscheduling {
     if (!gang) return;
     const Lookup found = podgroup(ctx, *gang);
     const std::string why = "member " + std::string(pod.name()) + " was unreserved";
-    const bool first = reject_gang(ctx, *gang, found.group.value_or(PodGroup{}), pod, why,
-                                   "pod group " + gang->key() + " was rejected: " + why);
+    reject_gang(ctx, *gang, found.group.value_or(PodGroup{}), pod, why,
+                "pod group " + gang->key() + " was rejected: " + why);
     // The host unreserves a member at its Permit timeout, at a rejection or when its binding
     // failed: which one, the pod's own status says; the Event says what it meant for the gang.
     std::string message = "PodGroup " + gang->key() + " rejected: " + why;
@@ -223,7 +223,6 @@ class Coscheduling {
                  "placed, minMember " + std::to_string(found.group->min_member) + ")";
     }
     ctx.record_event(pod, "Warning", "GangRejected", message);
-    if (first) rejected_total_.add();
   }
 
   Status Permit(schedhost::Context& ctx, schedhost::CycleState&, const schedhost::Pod& pod,
@@ -323,8 +322,8 @@ class Coscheduling {
   }
 
   // Rejects the gang's waiting members other than pod and remembers the gang as rejected
-  // (keeping the first reason). True when this call rejected it.
-  bool reject_gang(schedhost::Context& ctx, const Gang& gang, const PodGroup& group,
+  // (keeping the first reason), counting it once.
+  void reject_gang(schedhost::Context& ctx, const Gang& gang, const PodGroup& group,
                    const schedhost::Pod& pod, const std::string& why, const std::string& message) {
     bool first = false;
     {
@@ -333,13 +332,13 @@ class Coscheduling {
                   .second;
       waiting_since_.erase(gang.key());
     }
+    if (first) rejected_total_.add();
     std::vector<std::string> waiting;
     for (const schedhost::Pod& w : ctx.waiting_pods()) {
       if (w.uid() != pod.uid() && in_gang(w, gang)) waiting.emplace_back(w.uid());
     }
     for (const std::string& uid : waiting)
       ctx.reject_waiting_pod(uid, message);
-    return first;
   }
 
   void started_waiting(const Gang& gang) {

@@ -169,6 +169,7 @@ struct CallRecord {
   // PreBind, Bind, PostBind, Unreserve: api_request may send (FakePlugin sets it).
   bool may_block = false;
   std::deque<std::string> held = {};  // api_request's answers, valid until the call ends
+  const char* hook = "";              // the hook called ("Filter"), for messages
   schedhost_call_t* handle() { return reinterpret_cast<schedhost_call_t*>(this); }
   std::string message() const {
     std::string out;
@@ -911,10 +912,11 @@ struct HostApi {
       record.held.push_back(std::move(text));
       if (out_body != nullptr) *out_body = str(record.held.back());
     };
-    if (!record.may_block) {
-      answer(
-          "api_request: not from this hook: only PreBind, Bind, PostBind and Unreserve may "
-          "send requests to the API server");
+    if (!record.may_block) {  // as the host words it
+      answer("api_request: refused from " +
+             std::string(*record.hook == '\0' ? "this hook" : record.hook) +
+             ": only PreBind, Bind, PostBind and Unreserve may send requests to the API server "
+             "(the hooks upstream lets block); Filter and Score must not wait on it");
       return SCHEDHOST_ERROR;
     }
     FakeHost& h = *record.host;

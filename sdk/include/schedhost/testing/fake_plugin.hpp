@@ -435,13 +435,16 @@ class FakePlugin {
   };
 
   template <class Fn>
-  void need(Fn* hook, const char* point) const {
+  void need(Fn* hook, const char* point) {
     if (hook == nullptr) {
       throw std::logic_error("plugin \"" + name_ + "\" does not implement " + point);
     }
+    point_ = point;  // the hook the next call is, for the host's messages about it
   }
   detail::CallRecord new_call() const {
-    return detail::CallRecord{host_, name_, {}, {}, {}, {}, true};
+    detail::CallRecord call{host_, name_, {}, {}, {}, {}, true};
+    call.hook = point_;
+    return call;
   }
 
   // As the host after create: events_to_register once (unless the host table is older than
@@ -504,6 +507,7 @@ class FakePlugin {
   std::string name_;
   schedhost_plugin_vtable_t vtable_{};
   std::unique_ptr<detail::HostHandle> handle_;  // stable: the plugin may keep it
+  const char* point_ = "";                      // the hook being called (need())
   void* self_ = nullptr;
   bool created_ = false;
   std::optional<std::vector<EventRegistration>> events_;  // collect_events()
