@@ -120,7 +120,7 @@ case "$case_name" in
     export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
     mkdir -p "$tmp/plugins"
     pc() { pkg-config "$@" schedhost-sdk; }
-    [[ $(pc --modversion) == 1.8 ]] || fail "pkg-config version: $(pc --modversion)"
+    [[ $(pc --modversion) == 1.9 ]] || fail "pkg-config version: $(pc --modversion)"
     # shellcheck disable=SC2046 # the flags are meant to be split
     "${CC:-cc}" -std=c99 -O2 -Wall -Werror $(pc --cflags) $(pc --variable=plugin_cflags) \
       -o "$tmp/plugins/node_label_filter.so" "$src/sdk/template/c/src/node_label_filter.c" \
@@ -130,20 +130,20 @@ case "$case_name" in
     ;;
   package_version)
     install_sdk
-    for wanted in 1 1.0 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8 1.9 2; do
+    for wanted in 1 1.0 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8 1.9 1.10 2; do
       mkdir -p "$tmp/v$wanted"
       # shellcheck disable=SC2016 # ${schedhost-sdk_VERSION} is CMake's, not the shell's
       printf 'cmake_minimum_required(VERSION 3.16)\nproject(v NONE)\nfind_package(schedhost-sdk %s CONFIG REQUIRED)\nmessage(STATUS "found ${schedhost-sdk_VERSION}")\n' \
         "$wanted" >"$tmp/v$wanted/CMakeLists.txt"
       if cmake -S "$tmp/v$wanted" -B "$tmp/v$wanted/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
         >"$tmp/v$wanted.log" 2>&1; then
-        [[ $wanted != 2 && $wanted != 1.9 ]] ||
-          fail "find_package(schedhost-sdk $wanted) accepted ABI 1.8"
-        grep -q -- "-- found 1.8" "$tmp/v$wanted.log" || { cat "$tmp/v$wanted.log"; fail "version"; }
+        [[ $wanted != 2 && $wanted != 1.10 ]] ||
+          fail "find_package(schedhost-sdk $wanted) accepted ABI 1.9"
+        grep -q -- "-- found 1.9" "$tmp/v$wanted.log" || { cat "$tmp/v$wanted.log"; fail "version"; }
       else
-        [[ $wanted == 2 || $wanted == 1.9 ]] ||
+        [[ $wanted == 2 || $wanted == 1.10 ]] ||
           { cat "$tmp/v$wanted.log"; fail "find_package(schedhost-sdk $wanted)"; }
-        grep -q "version: 1.8" "$tmp/v$wanted.log" || { cat "$tmp/v$wanted.log"; fail "message"; }
+        grep -q "version: 1.9" "$tmp/v$wanted.log" || { cat "$tmp/v$wanted.log"; fail "message"; }
       fi
     done
     ;;
