@@ -187,5 +187,57 @@ TEST(PluginHandleRun, ThePluginListingSaysWhatEachPluginDeclares) {
   EXPECT_FALSE(plugins.at("PrioritySort").contains("resources"));  // a built-in declares none
 }
 
+// The same handle from plain C (fixtures/c_handle.c): declarations in the descriptor, then
+// object_select, record_event and metric_record from Filter.
+const char* const kCounterProfile = R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: default-scheduler
+    plugins:
+      multiPoint:
+        disabled: [{name: '*'}]
+      queueSort: {enabled: [{name: PrioritySort}]}
+      filter: {enabled: [{name: WidgetCounter}]}
+      bind: {enabled: [{name: DefaultBinder}]}
+)";
+
+const std::string kCounterCluster =
+    "apiVersion: v1\nkind: Node\nmetadata: {name: node-a}\nstatus: {allocatable: {cpu: '4', "
+    "memory: 8Gi, pods: '110'}}\n---\n" +
+    widget("w1", "shop", "{size: small}") + widget("w2", "shop", "{size: small}") +
+    pod("some", "default-scheduler", 1, "{select: 'size=small'}") +
+    pod("none", "default-scheduler", 2, "{select: 'size=huge'}");
+
+TEST(PluginHandleRun, APluginInCUsesTheHandleThroughTheCAbi) {
+  testing::ScratchDir dir;
+  const testing::ProcessResult r = testing::run_schedhost(
+      {"run", "--config", dir.write("profile.yaml", kCounterProfile), "--cluster",
+       dir.write("cluster.yaml", kCounterCluster), "--plugin-dir", kFixtures, "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto pods = by_pod(json::parse(r.out));
+  EXPECT_EQ(pods.at("shop/some").at("node"), "node-a");
+  EXPECT_EQ(pods.at("shop/some").at("events"),
+            json::parse(R"([{"plugin": "WidgetCounter", "type": "Normal",
+                             "reason": "WidgetsCounted", "message": "2 widget(s) matched"}])"));
+  EXPECT_EQ(pods.at("shop/none").at("message"), "0/1 nodes are available: 1 no widget matched.");
+  EXPECT_EQ(pods.at("shop/none").at("events").at(0).at("message"), "0 widget(s) matched");
+  // Its counter, as validate reports what the checks' calls recorded (2 pods of the file here).
+  const testing::ProcessResult v =
+      testing::run_schedhost({"validate", "--plugin", kFixtures + "/plugin_handle_c_fixture.so",
+                              "--cluster", dir.file("cluster.yaml")});
+  EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  // Each Filter call records one Event and adds one to the counter: the two agree.
+  // The first number after the check's name on its line (the table pads the columns).
+  const auto number_after = [&](const std::string& check) -> long {
+    std::size_t at = v.out.find(check);
+    if (at == std::string::npos) return -1;
+    at = v.out.find_first_of("0123456789", at + check.size());
+    return at == std::string::npos ? -1 : std::stol(v.out.substr(at));
+  };
+  const long events = number_after("WidgetCounter  record_event");
+  EXPECT_GT(events, 0) << v.out;
+  EXPECT_EQ(number_after("metric schedhost_plugin_filtered_total"), events) << v.out;
+}
+
 }  // namespace
 }  // namespace schedhost::plugin_handle_test
