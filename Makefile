@@ -16,7 +16,7 @@ CONTROLPLANE_DIR ?= $(CURDIR)/build/controlplane
 # configured keeps its generator.
 generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
 
-.PHONY: all deps configure build controlplane test run run-html bench asan asan-ci tsan sanitize tsan-cycle fuzz format tidy install clean
+.PHONY: all deps configure build controlplane test run run-html bench bench-live asan asan-ci tsan sanitize tsan-cycle fuzz format tidy install clean
 
 all: build
 
@@ -61,6 +61,14 @@ bench: deps
 	@$(BENCH_BUILD)/bin/schedhost-extender-bench $(if $(filter 1,$(QUICK)),--quick)
 	@$(BENCH_BUILD)/bin/schedhost-microbench $(if $(filter 1,$(QUICK)),--benchmark_min_time=0.05) \
 	  --benchmark_out=bench/results/micro-$$(date -u +%Y-%m-%dT%H%M%SZ).json --benchmark_out_format=json
+
+# schedhost serve against kube-scheduler through a real API server and etcd (docs/benchmarks.md,
+# "Live"); QUICK=1: one small workload, about 3 minutes.
+bench-live: deps controlplane
+	@cmake -S . -B $(BENCH_BUILD) $(call generator,$(BENCH_BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDHOST_BUILD_BENCH=ON \
+	  -DSCHEDHOST_CONTROLPLANE_DIR=$(CONTROLPLANE_DIR) $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target schedhost-bench-live schedhost schedhost_plugins
+	@$(BENCH_BUILD)/bin/schedhost-bench-live $(if $(filter 1,$(QUICK)),--quick)
 
 # Sanitizer runs of the whole test suite, each in its own build tree.
 asan:

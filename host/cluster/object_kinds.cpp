@@ -304,11 +304,13 @@ const ObjectKind& declare_object_kind(const library_rules::ResourceDecl& resourc
       const auto scope = [](bool namespaced) {
         return namespaced ? "namespaced" : "cluster-scoped";
       };
-      throw std::invalid_argument(
-          "plugin " + quoted + " declares the resource \"" + name + "\" as kind \"" +
-          resource.kind + "\", " + scope(resource.namespaced) + ", but plugin " + k.plugins +
-          " declared it as kind \"" + k.kind + "\", " + scope(k.object_kind.namespaced) +
-          ": the plugins must agree on what the resource is");
+      std::string message = "plugin " + quoted;
+      message += " declares the resource \"" + name + "\" as kind \"" + resource.kind + "\", ";
+      message += scope(resource.namespaced);
+      message += ", but plugin " + k.plugins + " declared it as kind \"" + k.kind + "\", ";
+      message += scope(k.object_kind.namespaced);
+      message += ": the plugins must agree on what the resource is";
+      throw std::invalid_argument(message);
     }
     if (k.plugins.find(quoted) == std::string::npos) k.plugins += ", " + quoted;
     return k.object_kind;

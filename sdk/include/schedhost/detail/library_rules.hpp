@@ -325,7 +325,7 @@ inline std::string read_plugin_descriptors(const schedhost_library_t& lib,
     entry.vtable = copy_struct_prefix(desc.vtable, desc.vtable->struct_size);
     entry.vtable.struct_size = sizeof(schedhost_plugin_vtable_t);
     if (std::string err = read_declarations(desc, entry); !err.empty()) {
-      return "plugin \"" + name + "\" " + err;
+      return "plugin \"" + name + "\" " + std::move(err);
     }
     out.push_back(std::move(entry));
   }
