@@ -1,0 +1,116 @@
+#include "live_report.hpp"
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace schedhost_live_bench {
+namespace {
+
+using nlohmann::json;
+
+// One figure of a row: its header and where it is in the row.
+struct Column {
+  const char* header;
+  std::function<json(const json& row)> value;
+  int decimals;
+};
+
+const std::vector<Column>& columns() {
+  static const std::vector<Column> all = {
+      {"pods/s", [](const json& r) { return r["pods_per_s"]; }, 0},
+      {"thr avg", [](const json& r) { return r["throughput"]["average"]; }, 0},
+      {"thr p50", [](const json& r) { return r["throughput"]["p50"]; }, 0},
+      {"thr p90", [](const json& r) { return r["throughput"]["p90"]; }, 0},
+      {"thr p99", [](const json& r) { return r["throughput"]["p99"]; }, 0},
+      {"lat p50 ms", [](const json& r) { return r["latency_p50_ms"]; }, 0},
+      {"lat p99 ms", [](const json& r) { return r["latency_p99_ms"]; }, 0},
+      {"sched CPU s", [](const json& r) { return r["scheduler_cpu_s"]; }, 2},
+      {"CPU ms/pod", [](const json& r) { return r["scheduler_cpu_ms_per_pod"]; }, 2},
+      {"RSS MiB", [](const json& r) { return r["scheduler_peak_rss_mib"]; }, 0},
+      {"apiserver CPU s", [](const json& r) { return r["apiserver_cpu_s"]; }, 2},
+      {"req/pod", [](const json& r) { return r["requests_per_pod"]; }, 2},
+  };
+  return all;
+}
+
+std::string fixed(const json& v, int decimals) {
+  if (!v.is_number()) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v.get<double>());
+  return buf;
+}
+
+const json* find_row(const json& rows, const std::string& workload, const char* scheduler) {
+  for (const json& r : rows) {
+    if (r.value("workload", "") == workload && r.value("scheduler", "") == scheduler &&
+        !r.contains("error")) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+void print_ratio(std::ostream& out, const std::string& workload, const json& ours,
+                 const json& theirs) {
+  out << "| " << workload << " | **schedhost ÷ kube-scheduler** |";
+  for (const Column& c : columns()) {
+    const json a = c.value(ours);
+    const json b = c.value(theirs);
+    if (a.is_number() && b.is_number() && b.get<double>() != 0) {
+      out << " " << fixed(a.get<double>() / b.get<double>(), 2) << " |";
+    } else {
+      out << " - |";
+    }
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+void print_live_table(std::ostream& out, const json& rows) {
+  out << "| workload | scheduler |";
+  for (const Column& c : columns())
+    out << " " << c.header << " |";
+  out << "\n|---|---|";
+  for (std::size_t i = 0; i < columns().size(); ++i)
+    out << "---|";
+  out << "\n";
+  std::string previous;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const json& r = rows[i];
+    const std::string workload = r.value("workload", "?");
+    out << "| " << workload << " | " << r.value("scheduler", "?") << " |";
+    if (r.contains("error")) {
+      std::string first_line = r["error"].get<std::string>();
+      first_line = first_line.substr(0, first_line.find('\n'));
+      out << " error: " << first_line << " |\n";
+    } else {
+      for (const Column& c : columns())
+        out << " " << fixed(c.value(r), c.decimals) << " |";
+      out << "\n";
+    }
+    const bool last_of_workload =
+        i + 1 == rows.size() || rows[i + 1].value("workload", "") != workload;
+    if (!last_of_workload) continue;
+    const json* ours = find_row(rows, workload, "schedhost");
+    const json* theirs = find_row(rows, workload, "kube-scheduler");
+    if (ours != nullptr && theirs != nullptr) print_ratio(out, workload, *ours, *theirs);
+  }
+}
+
+void print_live_notes(std::ostream& out) {
+  out << "\npods/s: measured pods / the window (from the first create of a measured pod, or the "
+         "scheduler's start for /PreCreated, or the first node added for UnschedulableBurst, to "
+         "the last binding the generator's watch saw). thr: pods bound per full 1 s window from "
+         "the first binding (scheduler_perf's SchedulingThroughput; \"-\": under 1 s). lat: from "
+         "the later of a pod's create and the window's start to its binding, as the watch saw it. "
+         "sched CPU s, apiserver CPU s: user + system time in the window (/proc/<pid>/stat); "
+         "RSS: the scheduler's VmHWM. req/pod: apiserver_request_total over the window and 2 s "
+         "after, less the generator's and its watch's own requests, / measured pods (for "
+         "bind-only: its bindings). The ratio row divides schedhost's figure by "
+         "kube-scheduler's: above 1 is better for pods/s and thr, worse for the others.\n";
+}
+
+}  // namespace schedhost_live_bench

@@ -1,0 +1,269 @@
+#include "live_runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "driver/machine.hpp"
+#include "driver/throughput.hpp"
+#include "load_generator.hpp"
+#include "pod_watch.hpp"
+#include "process_stats.hpp"
+
+namespace schedhost_live_bench {
+
+namespace testing = schedhost::testing;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kInitNamespace = "sched-0";
+constexpr const char* kMeasuredNamespace = "sched-1";
+// After the last binding, requests still come (the Scheduled events are written after the
+// binding): they are counted until this long after it.
+constexpr auto kSettle = std::chrono::seconds(2);
+
+double seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+json number_or_null(double v) {
+  return v < 0 || !std::isfinite(v) ? json(nullptr) : json(v);
+}
+
+// Progress lines, each with the time since the run began.
+class RunLog {
+ public:
+  RunLog(std::ostream& out, std::string name) : out_(out), name_(std::move(name)) {}
+  void line(const std::string& what) {
+    char at[32];
+    std::snprintf(at, sizeof at, "%7.1f s", seconds(Clock::now() - start_));
+    out_ << "  [" << at << "] " << name_ << ": " << what << std::endl;
+  }
+
+ private:
+  std::ostream& out_;
+  std::string name_;
+  Clock::time_point start_ = Clock::now();
+};
+
+// The CPU seconds of the processes that share the machine, at one moment.
+struct CpuSample {
+  double scheduler = 0;
+  double apiserver = 0;
+  double etcd = 0;
+  double generator = 0;
+};
+
+CpuSample sample_cpu(pid_t scheduler, pid_t apiserver, pid_t etcd) {
+  CpuSample s;
+  s.scheduler = scheduler > 0 ? process_cpu_seconds(scheduler) : 0;
+  s.apiserver = process_cpu_seconds(apiserver);
+  s.etcd = process_cpu_seconds(etcd);
+  s.generator = schedhost_bench::cpu_seconds();
+  return s;
+}
+
+// Per-second samples, as scheduler_perf's SchedulingThroughput: pods bound in each full 1 s
+// window from the first binding of the measured pods; a trailing partial window is left out.
+json throughput_samples(const std::vector<double>& bound_since_first) {
+  const double span = bound_since_first.empty() ? 0 : bound_since_first.back();
+  const auto windows = static_cast<std::size_t>(std::floor(span));
+  json out = {{"windows", windows}};
+  if (windows == 0) {
+    out["average"] = out["p50"] = out["p90"] = out["p99"] = nullptr;
+    out["samples"] = json::array();
+    return out;
+  }
+  std::vector<double> per_window(windows, 0.0);
+  for (double t : bound_since_first) {
+    const auto w = static_cast<std::size_t>(t);
+    if (w < windows) per_window[w] += 1;
+  }
+  out["samples"] = per_window;
+  double sum = 0;
+  for (double c : per_window)
+    sum += c;
+  out["average"] = sum / static_cast<double>(windows);
+  out["p50"] = schedhost_bench::percentile(per_window, 50);
+  out["p90"] = schedhost_bench::percentile(per_window, 90);
+  out["p99"] = schedhost_bench::percentile(per_window, 99);
+  return out;
+}
+
+[[noreturn]] void fail(const std::string& what, SchedulerProcess* scheduler) {
+  std::string message = what;
+  if (scheduler != nullptr)
+    message += "\nthe scheduler's last log lines:\n" + scheduler->log_tail();
+  throw std::runtime_error(message);
+}
+
+}  // namespace
+
+json run_live(const LiveWorkload& w, SchedulerKind kind,
+              const testing::ControlPlaneBinaries& binaries, const RunSettings& settings,
+              std::ostream& progress) {
+  const bool bind_only = kind == SchedulerKind::kBindOnly;
+  if (bind_only && w.arrival != Arrival::kWhileRunning) {
+    throw std::runtime_error("the bind-only baseline is for pods created while it runs");
+  }
+  RunLog log(progress, w.name + " " + scheduler_name(kind));
+  const Clock::time_point setup_start = Clock::now();
+
+  testing::ControlPlane plane(binaries);
+  const pid_t apiserver = find_child_process("kube-apiserver");
+  const pid_t etcd = find_child_process("etcd");
+  if (apiserver < 0 || etcd < 0) throw std::runtime_error("cannot find the API server's PID");
+  log.line("etcd and " + binaries.version + " API server up");
+
+  LoadGenerator generator(plane.admin_config(), settings.connections);
+  generator.create_namespace(kInitNamespace);
+  generator.create_namespace(kMeasuredNamespace);
+  PodWatch watch(plane.admin_config());
+  watch.start();
+  const std::string config = write_scheduler_config(plane);
+
+  if (w.arrival == Arrival::kUnschedulableBurst) {
+    generator.create_nodes("small-node-", w.small_nodes, NodeSize::kTooSmall);
+    log.line(std::to_string(w.small_nodes) + " nodes too small for any pod");
+  } else {
+    generator.create_nodes("node-", w.nodes, NodeSize::kDefault);
+    log.line(std::to_string(w.nodes) + " nodes");
+  }
+
+  std::unique_ptr<SchedulerProcess> scheduler;
+  int instances = 0;
+  auto start_scheduler = [&] {
+    scheduler = std::make_unique<SchedulerProcess>(kind, plane, config, ++instances);
+  };
+  if (!bind_only) start_scheduler();
+
+  const std::size_t bind_to = bind_only ? w.nodes : 0;
+  if (w.init > 0) {
+    generator.create_pods(w.init_kind, kInitNamespace, "init-", w.init, bind_to);
+    if (!watch.wait_bound(kInitNamespace, w.init, settings.stall_limit)) {
+      fail(std::to_string(watch.bound_count(kInitNamespace)) + " of " + std::to_string(w.init) +
+               " init pods bound, none more for " + std::to_string(settings.stall_limit.count()) +
+               " s",
+           scheduler.get());
+    }
+    log.line(std::to_string(w.init) + " init pods bound");
+  }
+
+  std::vector<Clock::time_point> sent;
+  if (w.arrival == Arrival::kPreCreated) {
+    scheduler->stop();
+    scheduler.reset();
+    sent = generator.create_pods(w.measured_kind, kMeasuredNamespace, "pod-", w.measured);
+    log.line("scheduler stopped, " + std::to_string(w.measured) + " pods created");
+  } else if (w.arrival == Arrival::kUnschedulableBurst) {
+    sent = generator.create_pods(w.measured_kind, kMeasuredNamespace, "pod-", w.measured);
+    if (!watch.wait_unschedulable(kMeasuredNamespace, w.measured, settings.stall_limit)) {
+      fail("the scheduler did not find every pod unschedulable", scheduler.get());
+    }
+    log.line(std::to_string(w.measured) + " pods found unschedulable");
+  }
+  const double setup_seconds = seconds(Clock::now() - setup_start);
+
+  // The window opens.
+  const std::uint64_t generator_before = generator.requests() - generator.bindings();
+  const int watch_before = watch.requests_made();
+  const double server_before = generator.apiserver_requests();
+  // For /PreCreated no scheduler runs yet: the one started below counts from zero.
+  const CpuSample cpu_before = sample_cpu(scheduler ? scheduler->pid() : -1, apiserver, etcd);
+  Clock::time_point window_start = Clock::now();
+  switch (w.arrival) {
+    case Arrival::kWhileRunning:
+      log.line("creating " + std::to_string(w.measured) + " pods");
+      sent =
+          generator.create_pods(w.measured_kind, kMeasuredNamespace, "pod-", w.measured, bind_to);
+      window_start = *std::min_element(sent.begin(), sent.end());
+      break;
+    case Arrival::kPreCreated:
+      start_scheduler();
+      log.line("scheduler started");
+      break;
+    case Arrival::kUnschedulableBurst:
+      generator.create_nodes("node-", w.nodes, NodeSize::kDefault);
+      log.line(std::to_string(w.nodes) + " nodes added");
+      break;
+  }
+  const bool all_bound = watch.wait_bound(kMeasuredNamespace, w.measured, settings.stall_limit);
+  const pid_t scheduler_pid = scheduler ? scheduler->pid() : -1;
+  const CpuSample cpu_after = sample_cpu(scheduler_pid, apiserver, etcd);
+  const double peak_rss = scheduler_pid > 0 ? process_peak_rss_mib(scheduler_pid) : -1;
+  if (!all_bound) {
+    fail(std::to_string(watch.bound_count(kMeasuredNamespace)) + " of " +
+             std::to_string(w.measured) + " measured pods bound, none more for " +
+             std::to_string(settings.stall_limit.count()) + " s",
+         scheduler.get());
+  }
+  std::this_thread::sleep_for(kSettle);
+  const std::uint64_t generator_after = generator.requests() - generator.bindings();
+  const int watch_after = watch.requests_made();
+  const double server_after = generator.apiserver_requests();
+  if (scheduler && !scheduler->running()) fail("the scheduler exited", scheduler.get());
+  log.line("all " + std::to_string(w.measured) + " pods bound");
+
+  // Per pod: first seen bound, against the later of its create and the window's start.
+  std::vector<double> bound_since_start;
+  std::vector<double> latencies_ms;
+  for (std::size_t i = 0; i < w.measured; ++i) {
+    const auto bound = watch.bound_at(kMeasuredNamespace, "pod-" + std::to_string(i));
+    if (!bound) fail("pod-" + std::to_string(i) + " has no binding time", scheduler.get());
+    bound_since_start.push_back(seconds(*bound - window_start));
+    latencies_ms.push_back(seconds(*bound - std::max(sent.at(i), window_start)) * 1e3);
+  }
+  std::sort(bound_since_start.begin(), bound_since_start.end());
+  std::vector<double> bound_since_first;
+  for (double t : bound_since_start)
+    bound_since_first.push_back(t - bound_since_start.front());
+  const double window = bound_since_start.back();
+  const double measured = static_cast<double>(w.measured);
+
+  const double server_requests = server_after - server_before;
+  const double generator_requests = static_cast<double>(generator_after - generator_before);
+  const double watch_requests = watch_after - watch_before;
+  // What the scheduler (or the baseline's binders) caused: everything the server answered in the
+  // window but the generator's creates and reads and the watch's own requests.
+  const double scheduler_requests = server_requests - generator_requests - watch_requests;
+  const double scheduler_cpu = bind_only ? -1 : cpu_after.scheduler - cpu_before.scheduler;
+
+  json row = {
+      {"workload", w.name},
+      {"scheduler", scheduler_name(kind)},
+      {"arrival", arrival_name(w.arrival)},
+      {"nodes", w.nodes},
+      {"init_pods", w.init},
+      {"measured_pods", w.measured},
+      {"setup_s", setup_seconds},
+      {"window_s", window},
+      {"pods_per_s", measured / window},
+      {"throughput", throughput_samples(bound_since_first)},
+      {"latency_p50_ms", schedhost_bench::percentile(latencies_ms, 50)},
+      {"latency_p99_ms", schedhost_bench::percentile(latencies_ms, 99)},
+      {"scheduler_cpu_s", number_or_null(scheduler_cpu)},
+      {"scheduler_cpu_ms_per_pod", number_or_null(bind_only ? -1 : scheduler_cpu / measured * 1e3)},
+      {"scheduler_peak_rss_mib", number_or_null(peak_rss)},
+      {"apiserver_cpu_s", cpu_after.apiserver - cpu_before.apiserver},
+      {"etcd_cpu_s", cpu_after.etcd - cpu_before.etcd},
+      {"generator_cpu_s", cpu_after.generator - cpu_before.generator},
+      {"api_requests",
+       {{"server", server_requests},
+        {"generator", generator_requests},
+        {"watch", watch_requests},
+        {"scheduler", scheduler_requests}}},
+      {"requests_per_pod", scheduler_requests / measured},
+      {"connections", settings.connections}};
+  if (scheduler) scheduler->stop();
+  return row;
+}
+
+}  // namespace schedhost_live_bench
