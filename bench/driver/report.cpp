@@ -73,11 +73,23 @@ void print_notes(std::ostream& out, const nlohmann::json& rows) {
     if (row.contains("file")) {
       const auto& f = row["file"];
       out << name << ": as a " << fixed(f["file_mib"], 1) << " MiB YAML file, parse "
-          << fixed(f["parse_s"], 2) << " s";
-      if (f.contains("file_run_s"))
-        out << ", `schedhost run -o json` " << fixed(f["file_run_s"], 2) << " s (exit "
-            << f["file_run_exit"] << ")";
+          << fixed(f["parse_s"], 2)
+          << " s in-process (as JSON: " << fixed(f.value("json_parse_s", nlohmann::json()), 2)
+          << " s)";
       if (f.contains("dir")) out << ", files kept in " << f["dir"].get<std::string>();
+      out << "\n";
+      if (f.contains("whole_process")) {
+        out << "\nWhole process, file to output (`schedhost run --cluster FILE -o json`, median of "
+               "3 runs):\n"
+            << "workload                                 file          MiB   wall s   pods/s    "
+               "CPU s  RSS MiB  exit\n";
+        for (const auto& p : f["whole_process"]) {
+          out << cell(name, 40) << ' ' << cell(p["file"].get<std::string>(), 12) << ' '
+              << cell(fixed(p["file_mib"], 1), 5) << ' ' << cell(fixed(p["wall_s"], 2), 8) << ' '
+              << cell(fixed(p["pods_per_s"], 0), 8) << ' ' << cell(fixed(p["cpu_s"], 2), 8) << ' '
+              << cell(fixed(p["max_rss_mib"], 0), 8) << ' ' << p["exit"] << "\n";
+        }
+      }
       out << "\n";
     }
   }

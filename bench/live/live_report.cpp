@@ -31,6 +31,8 @@ const std::vector<Column>& columns() {
       {"RSS MiB", [](const json& r) { return r["scheduler_peak_rss_mib"]; }, 0},
       {"apiserver CPU s", [](const json& r) { return r["apiserver_cpu_s"]; }, 2},
       {"req/pod", [](const json& r) { return r["requests_per_pod"]; }, 2},
+      {"req/unsched pod",
+       [](const json& r) { return r.value("requests_per_unschedulable_pod", json()); }, 2},
   };
   return all;
 }
@@ -107,9 +109,12 @@ void print_live_notes(std::ostream& out) {
          "the first binding (scheduler_perf's SchedulingThroughput; \"-\": under 1 s). lat: from "
          "the later of a pod's create and the window's start to its binding, as the watch saw it. "
          "sched CPU s, apiserver CPU s: user + system time in the window (/proc/<pid>/stat); "
-         "RSS: the scheduler's VmHWM. req/pod: apiserver_request_total over the window and 2 s "
-         "after, less the generator's and its watch's own requests, / measured pods (for "
-         "bind-only: its bindings). The ratio row divides schedhost's figure by "
+         "RSS: the scheduler's VmHWM. req/pod: apiserver_request_total from the window's start "
+         "until the server has been quiet for 1 s after the last binding, less the generator's "
+         "and its watch's own requests, / measured pods (for bind-only: its bindings). req/unsched "
+         "pod (UnschedulableBurst): the same from the first create of the pods that fit nowhere "
+         "until each is marked unschedulable and the server is quiet. The ratio row divides "
+         "schedhost's figure by "
          "kube-scheduler's: above 1 is better for pods/s and thr, worse for the others.\n";
 }
 

@@ -26,9 +26,11 @@ namespace {
 
 constexpr const char* kInitNamespace = "sched-0";
 constexpr const char* kMeasuredNamespace = "sched-1";
-// After the last binding, requests still come (the Scheduled events are written after the
-// binding): they are counted until this long after it.
-constexpr auto kSettle = std::chrono::seconds(2);
+// After the last binding requests still come (the Scheduled events are written after the
+// binding, by one worker): a window closes once the server has answered nothing but the
+// generator's own /metrics reads for kQuiet, or after kSettleLimit.
+constexpr auto kQuiet = std::chrono::seconds(1);
+constexpr auto kSettleLimit = std::chrono::seconds(60);
 
 double seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
@@ -98,6 +100,57 @@ json throughput_samples(const std::vector<double>& bound_since_first) {
   return out;
 }
 
+// The requests the server answered from one moment on, told apart by who made them.
+class RequestWindow {
+ public:
+  RequestWindow(LoadGenerator& generator, const PodWatch& watch)
+      : generator_(generator),
+        watch_(watch),
+        generator_before_(generator.requests() - generator.bindings()),
+        watch_before_(watch.requests_made()),
+        server_before_(generator.apiserver_requests()) {}
+
+  // Waits until the server is quiet (see kQuiet), then closes the window.
+  void close_when_quiet() {
+    RequestCounts last = generator_.apiserver_requests();
+    const Clock::time_point limit = Clock::now() + kSettleLimit;
+    while (Clock::now() < limit) {
+      std::this_thread::sleep_for(kQuiet);
+      RequestCounts now = generator_.apiserver_requests();
+      RequestCounts changed = difference(now, last);
+      changed.erase("GET ");  // the /metrics reads (a non-resource URL)
+      last = std::move(now);
+      if (changed.empty()) break;
+    }
+    generator_after_ = generator_.requests() - generator_.bindings();
+    watch_after_ = watch_.requests_made();
+    server_after_ = std::move(last);
+  }
+
+  RequestCounts server_by_kind() const { return difference(server_after_, server_before_); }
+  double server() const { return total(server_by_kind()); }
+  double generator() const { return static_cast<double>(generator_after_ - generator_before_); }
+  double watch() const { return watch_after_ - watch_before_; }
+  // Everything but the generator's creates and reads and the watch's own requests: what the
+  // scheduler (or the baseline's binders) caused.
+  double scheduler() const { return server() - generator() - watch(); }
+
+  json to_json() const {
+    return {{"server", server()},
+            {"generator", generator()},
+            {"watch", watch()},
+            {"scheduler", scheduler()},
+            {"server_by_verb_and_resource", server_by_kind()}};
+  }
+
+ private:
+  LoadGenerator& generator_;
+  const PodWatch& watch_;
+  std::uint64_t generator_before_, generator_after_ = 0;
+  int watch_before_, watch_after_ = 0;
+  RequestCounts server_before_, server_after_;
+};
+
 [[noreturn]] void fail(const std::string& what, SchedulerProcess* scheduler) {
   std::string message = what;
   if (scheduler != nullptr)
@@ -163,19 +216,26 @@ json run_live(const LiveWorkload& w, SchedulerKind kind,
     scheduler.reset();
     sent = generator.create_pods(w.measured_kind, kMeasuredNamespace, "pod-", w.measured);
     log.line("scheduler stopped, " + std::to_string(w.measured) + " pods created");
-  } else if (w.arrival == Arrival::kUnschedulableBurst) {
+  }
+  std::optional<RequestWindow> unschedulable_requests;
+  if (w.arrival == Arrival::kUnschedulableBurst) {
+    // What finding a pod unschedulable costs: from the first create (once the scheduler's
+    // start-up requests have been answered) until the server is quiet with every pod marked
+    // unschedulable.
+    RequestWindow(generator, watch).close_when_quiet();
+    unschedulable_requests.emplace(generator, watch);
     sent = generator.create_pods(w.measured_kind, kMeasuredNamespace, "pod-", w.measured);
     if (!watch.wait_unschedulable(kMeasuredNamespace, w.measured, settings.stall_limit)) {
       fail("the scheduler did not find every pod unschedulable", scheduler.get());
     }
+    unschedulable_requests->close_when_quiet();
     log.line(std::to_string(w.measured) + " pods found unschedulable");
   }
   const double setup_seconds = seconds(Clock::now() - setup_start);
 
-  // The window opens.
-  const std::uint64_t generator_before = generator.requests() - generator.bindings();
-  const int watch_before = watch.requests_made();
-  const double server_before = generator.apiserver_requests();
+  // The window opens once the set-up's requests (the init pods' events) have been answered.
+  RequestWindow(generator, watch).close_when_quiet();
+  RequestWindow requests(generator, watch);
   // For /PreCreated no scheduler runs yet: the one started below counts from zero.
   const CpuSample cpu_before = sample_cpu(scheduler ? scheduler->pid() : -1, apiserver, etcd);
   Clock::time_point window_start = Clock::now();
@@ -205,10 +265,7 @@ json run_live(const LiveWorkload& w, SchedulerKind kind,
              std::to_string(settings.stall_limit.count()) + " s",
          scheduler.get());
   }
-  std::this_thread::sleep_for(kSettle);
-  const std::uint64_t generator_after = generator.requests() - generator.bindings();
-  const int watch_after = watch.requests_made();
-  const double server_after = generator.apiserver_requests();
+  requests.close_when_quiet();
   if (scheduler && !scheduler->running()) fail("the scheduler exited", scheduler.get());
   log.line("all " + std::to_string(w.measured) + " pods bound");
 
@@ -228,12 +285,6 @@ json run_live(const LiveWorkload& w, SchedulerKind kind,
   const double window = bound_since_start.back();
   const double measured = static_cast<double>(w.measured);
 
-  const double server_requests = server_after - server_before;
-  const double generator_requests = static_cast<double>(generator_after - generator_before);
-  const double watch_requests = watch_after - watch_before;
-  // What the scheduler (or the baseline's binders) caused: everything the server answered in the
-  // window but the generator's creates and reads and the watch's own requests.
-  const double scheduler_requests = server_requests - generator_requests - watch_requests;
   const double scheduler_cpu = bind_only ? -1 : cpu_after.scheduler - cpu_before.scheduler;
 
   json row = {
@@ -255,13 +306,13 @@ json run_live(const LiveWorkload& w, SchedulerKind kind,
       {"apiserver_cpu_s", cpu_after.apiserver - cpu_before.apiserver},
       {"etcd_cpu_s", cpu_after.etcd - cpu_before.etcd},
       {"generator_cpu_s", cpu_after.generator - cpu_before.generator},
-      {"api_requests",
-       {{"server", server_requests},
-        {"generator", generator_requests},
-        {"watch", watch_requests},
-        {"scheduler", scheduler_requests}}},
-      {"requests_per_pod", scheduler_requests / measured},
+      {"api_requests", requests.to_json()},
+      {"requests_per_pod", requests.scheduler() / measured},
       {"connections", settings.connections}};
+  if (unschedulable_requests) {
+    row["unschedulable_api_requests"] = unschedulable_requests->to_json();
+    row["requests_per_unschedulable_pod"] = unschedulable_requests->scheduler() / measured;
+  }
   if (scheduler) scheduler->stop();
   return row;
 }

@@ -197,11 +197,11 @@ std::vector<Clock::time_point> LoadGenerator::create_pods(PodKind kind, const st
   return sent;
 }
 
-double LoadGenerator::apiserver_requests() {
+RequestCounts LoadGenerator::apiserver_requests() {
   const kube::Response r = clients_.front()->request("GET", "/metrics");
   ++requests_;
   if (r.code != 200) kube::ApiClient::raise("GET", "/metrics", r);
-  return sum_apiserver_requests(r.body);
+  return count_apiserver_requests(r.body);
 }
 
 }  // namespace schedhost_live_bench

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "apiserver_metrics.hpp"
 #include "driver/pod_templates.hpp"
 #include "kube/api_client.hpp"
 #include "pod_watch.hpp"
@@ -45,8 +46,8 @@ class LoadGenerator {
                                              const std::string& prefix, std::size_t count,
                                              std::size_t bind_to_nodes = 0);
 
-  // The API server's apiserver_request_total, summed over its series (one request, counted).
-  double apiserver_requests();
+  // The API server's apiserver_request_total per verb and resource (this GET counted too).
+  RequestCounts apiserver_requests();
 
   // The requests this generator has sent so far, and of those the bindings (bind-only).
   std::uint64_t requests() const { return requests_.load(); }

@@ -1,5 +1,6 @@
 // schedhost run: every pending pod of a cluster through the profiles of a configuration.
 #include <charconv>
+#include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <limits>
@@ -7,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "cli/command_inputs.hpp"
 #include "cli/commands.hpp"
+#include "cli/kept_until_exit.hpp"
 #include "cli/nodes_after_run.hpp"
 #include "cli/result_html.hpp"
 #include "cli/result_json.hpp"
@@ -45,14 +49,33 @@ std::string check_seed(std::string& value) {
   return {};
 }
 
+// How long each phase of a run took, at --log-level debug (where a replay's time goes: issue
+// 21 counts the whole process, file to output).
+class PhaseClock {
+ public:
+  void lap(const char* phase) {
+    const auto now = std::chrono::steady_clock::now();
+    spdlog::debug("run: {} took {:.1f} ms", phase,
+                  std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 int run(const RunCommandOptions& options) {
+  PhaseClock clock;
   const config::FeatureGates gates = config::parse_feature_gates(options.feature_gates);
   framework::set_plugin_feature_gates(gates);  // before any plugin is created
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
+  clock.lap("loading the plugins");
   const config::SchedulerConfiguration configuration =
       load_profiles(options.config, registry, std::cerr);
-  const cluster::Cluster cluster = load_cluster(options.cluster, std::cerr);
+  clock.lap("reading the configuration");
+  const cluster::Cluster& cluster = keep_until_exit(load_cluster(options.cluster, std::cerr));
+  clock.lap("reading the cluster");
 
   scheduler::RunOptions run_options;
   run_options.explain = options.explain && options.output != "html";
@@ -63,8 +86,9 @@ int run(const RunCommandOptions& options) {
   HtmlPage page;
   page.top_nodes = options.html_nodes;
   if (options.output == "html") run_options.digest = {page.top_nodes, page.more_rows};
-  const scheduler::RunResult result =
-      scheduler::run_scheduler(configuration, registry, cluster, run_options);
+  const scheduler::RunResult& result =
+      keep_until_exit(scheduler::run_scheduler(configuration, registry, cluster, run_options));
+  clock.lap("scheduling");
   if (options.output == "html") {
     page.title = "--config " + options.config + " --cluster " + options.cluster;
     for (const config::Profile& profile : configuration.profiles) {
@@ -80,6 +104,8 @@ int run(const RunCommandOptions& options) {
   } else {
     write_table(result, std::cout);
   }
+  std::cout.flush();
+  clock.lap("writing the output");
   // Unschedulable, skipped and failed pods are part of the result: the run itself completed.
   return kExitOk;
 }

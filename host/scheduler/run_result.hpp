@@ -5,12 +5,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+namespace schedhost::cluster {
+class Snapshot;
+}
 
 namespace schedhost::scheduler {
 
@@ -113,6 +118,9 @@ struct RunResult {
   std::vector<PodResult> pods;
   // What plugins wrote, by resource then key (empty when they wrote nothing).
   std::vector<WrittenObject> written;
+  // The snapshot as the run left it (every placement in it). Shared, so a process about to exit
+  // can leave it to the exit instead of freeing it node by node.
+  std::shared_ptr<const cluster::Snapshot> final_snapshot;
   RunSummary summary() const;
 };
 

@@ -94,9 +94,9 @@ class Replay : public CycleSink {
          const loader::PluginRegistry& registry, const cluster::Cluster& cluster,
          const RunOptions& options)
       : options_(options),
-        snapshot_(cluster.snapshot()),
-        api_(snapshot_),
-        core_(configuration, registry, snapshot_, *this,
+        snapshot_(std::make_shared<cluster::Snapshot>(cluster.snapshot())),
+        api_(*snapshot_),
+        core_(configuration, registry, *snapshot_, *this,
               {options.explain || options.digest.has_value(), options.seed,
                options.feature_gates.opportunistic_batching}) {
     if (options.digest) more_budget_ = options.digest->more_budget;
@@ -118,6 +118,7 @@ class Replay : public CycleSink {
     for (const auto& [uid, entry] : entry_of_)
       result_.pods[entry].events = events_.take(uid);
     result_.written = api_.written();
+    result_.final_snapshot = snapshot_;
     return std::move(result_);
   }
 
@@ -219,7 +220,7 @@ class Replay : public CycleSink {
       preempted_.emplace(uid, std::move(message));  // decided() reports it
       return;
     }
-    const Pod* victim = snapshot_.find(node)->find_pod(uid);
+    const Pod* victim = snapshot_->find(node)->find_pod(uid);
     PodResult entry{victim->key(),
                     victim->scheduler_name(),
                     kPreempted,
@@ -227,7 +228,7 @@ class Replay : public CycleSink {
                     std::move(message),
                     std::nullopt,
                     {}};
-    snapshot_.remove(uid);
+    snapshot_->remove(uid);
     snapshot_changed();
     if (auto placed = placed_.find(uid); placed != placed_.end()) {
       // Placed earlier in this run: its one entry changes.
@@ -241,12 +242,12 @@ class Replay : public CycleSink {
   }
 
   void snapshot_changed() const {
-    if (options_.on_snapshot_change) options_.on_snapshot_change(snapshot_);
+    if (options_.on_snapshot_change) options_.on_snapshot_change(*snapshot_);
   }
 
   const RunOptions& options_;
   RunEvents events_;  // before core_: its frameworks record into it until they are gone
-  cluster::Snapshot snapshot_;
+  std::shared_ptr<cluster::Snapshot> snapshot_;  // shared with the result (final_snapshot)
   ReplayApi api_;  // plugins' api_request: answers for the declared resources, from snapshot_
   SchedulingCore core_;
   std::map<std::string, std::size_t> placed_;     // pod uid -> its Scheduled entry in result_

@@ -227,6 +227,32 @@ TEST(ResultJson, InvalidUtf8FromAPluginIsReplacedNotFatal) {
             "bad \xEF\xBF\xBD byte");
 }
 
+// write_json streams the pods instead of building result_to_json's tree: the bytes must be the
+// tree's, for every shape of entry and every character a string can hold.
+TEST(ResultJson, TheStreamedDocumentIsTheTreesDump) {
+  RunResult r = mixed_result();
+  std::string every_byte;
+  for (int c = 1; c < 0x80; ++c)
+    every_byte.push_back(static_cast<char>(c));
+  r.pods.push_back(PodResult{"d/\"quoted\"\\",
+                             "s\tx",
+                             "Unschedulable",
+                             "",
+                             every_byte + "caf\xc3\xa9 \xe2\x9c\x93 \xff",
+                             std::nullopt,
+                             {}});
+  r.pods.push_back(PodResult{"d/high", "s", scheduler::kScheduled, "n", "", {}, {"d/low"}});
+  PodResult with_events{"d/e", "s", scheduler::kScheduled, "n", "", {}, {}};
+  with_events.events.push_back({"P", "Warning", "Why", "line\nbreak"});
+  r.pods.push_back(with_events);
+  r.written.push_back({"podgroups.v1alpha1.scheduling.x-k8s.io", "ns/g",
+                       nlohmann::json{{"status", {{"phase", "Running"}}}}});
+  r.written.push_back({"podgroups.v1alpha1.scheduling.x-k8s.io", "ns/gone", nullptr});
+  EXPECT_EQ(json_of(r), result_to_json(r).dump(2, ' ', false,
+                                               nlohmann::ordered_json::error_handler_t::replace) +
+                            "\n");
+}
+
 TEST(ResultYaml, IsTheJsonDocumentInBlockStyle) {
   EXPECT_EQ(yaml_of(design_example()), R"(pods:
   - pod: default/web-1
