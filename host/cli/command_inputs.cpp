@@ -135,7 +135,11 @@ void declare_plugin_resources(const config::SchedulerConfiguration& configuratio
 }
 
 cluster::Cluster load_cluster(const std::string& path, std::ostream& err) {
-  cluster::Cluster cluster = cluster::load_cluster(path);
+  return load_cluster(cluster::ClusterReading(path), err);
+}
+
+cluster::Cluster load_cluster(cluster::ClusterReading reading, std::ostream& err) {
+  cluster::Cluster cluster = std::move(reading).build();
   for (const std::string& warning : cluster.warnings) {
     err << "warning: " << warning << '\n';
   }

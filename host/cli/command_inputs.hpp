@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cluster/cluster.hpp"
+#include "cluster/cluster_file.hpp"
 #include "config/feature_gates.hpp"
 #include "config/plugin_catalog.hpp"
 #include "config/scheduler_configuration.hpp"
@@ -68,5 +69,7 @@ void declare_plugin_resources(const loader::PluginDefinition& plugin);
 // for nothing: unmodelled kinds, pods bound to a missing node) as "warning: <text>" on err.
 // Throws InputError.
 cluster::Cluster load_cluster(const std::string& path, std::ostream& err);
+// The same, for a cluster already read (cluster::ClusterReading) while the plugins loaded.
+cluster::Cluster load_cluster(cluster::ClusterReading reading, std::ostream& err);
 
 }  // namespace schedhost::cli

@@ -2,6 +2,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <future>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -68,13 +69,18 @@ int run(const RunCommandOptions& options) {
   PhaseClock clock;
   const config::FeatureGates gates = config::parse_feature_gates(options.feature_gates);
   framework::set_plugin_feature_gates(gates);  // before any plugin is created
+  // The cluster files are read and parsed while the plugins load: neither needs the other. The
+  // objects are made once the plugins have declared the kinds they read, and errors keep their
+  // order (plugins, configuration, cluster).
+  std::future<cluster::ClusterReading> reading = std::async(
+      std::launch::async, [path = options.cluster] { return cluster::ClusterReading(path); });
   loader::PluginRegistry registry;
   if (!load_plugins(registry, options.plugin_dirs, options.trust, std::cerr)) return kExitBadInput;
   clock.lap("loading the plugins");
   const config::SchedulerConfiguration configuration =
       load_profiles(options.config, registry, std::cerr);
   clock.lap("reading the configuration");
-  const cluster::Cluster& cluster = keep_until_exit(load_cluster(options.cluster, std::cerr));
+  const cluster::Cluster& cluster = keep_until_exit(load_cluster(reading.get(), std::cerr));
   clock.lap("reading the cluster");
 
   scheduler::RunOptions run_options;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -140,21 +142,42 @@ bool is_cluster_file(const fs::path& file) {
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
+// Reading is split from building so that the files can be read while the plugins load: reading
+// queues each file's documents and needs nothing else; building the objects needs the kinds the
+// plugins declared (object_kinds.hpp). An error while reading is kept and thrown by build()
+// after the documents read before it, so messages come in the order of a single pass.
 class ClusterBuilder {
  public:
   explicit ClusterBuilder(YamlReader reader = YamlReader::kFastest) : reader_(reader) {}
 
-  void add_file(const fs::path& path) { add_text(path.string(), read_text(path)); }
+  void read_file(const fs::path& path) {
+    if (!read_error_) read_text(path.string(), [&] { return cluster::read_text(path); });
+  }
 
-  void add_text(const std::string& file, std::string text) {
-    if (fs::path(file).extension() == ".json") {
-      add_json_file(file, std::move(text));
-    } else {
-      add_yaml_file(file, std::move(text));
+  void read_text(const std::string& file, const std::function<std::string()>& text_of) {
+    if (read_error_) return;
+    try {
+      std::string text = text_of();
+      if (fs::path(file).extension() == ".json") {
+        add_json_file(file, std::move(text));
+      } else {
+        add_yaml_file(file, std::move(text));
+      }
+    } catch (...) {
+      read_error_ = std::current_exception();
     }
   }
 
-  Cluster finish() {
+  // Keeps err to be thrown after what was read (an error found before reading a file).
+  void read_failed(std::exception_ptr err) {
+    if (!read_error_) read_error_ = std::move(err);
+  }
+
+  Cluster build() {
+    for (Document& d : documents_)
+      add_document(std::move(d.value), d.ref, d.label, "");
+    documents_.clear();
+    if (read_error_) std::rethrow_exception(read_error_);
     std::erase_if(cluster_.running_pods, [this](const std::shared_ptr<const Pod>& pod) {
       return !node_locations_.contains(pod->node_name());
     });
@@ -172,11 +195,18 @@ class ClusterBuilder {
   }
 
  private:
+  // A document read, to be made into objects by build().
+  struct Document {
+    nlohmann::json value;
+    ObjectRef ref;
+    std::string label;  // for messages: "document 2", "the file"
+  };
+
   void add_json_file(const std::string& file, std::string text) {
     nlohmann::json document = parse_json_document(text, file);
     if (document.is_null()) return;  // an empty file: no objects
     auto source = std::make_shared<const DocumentSource>(file, std::move(text));
-    add_document(std::move(document), ObjectRef{source, ""}, "the file", "");
+    documents_.push_back({std::move(document), ObjectRef{source, ""}, "the file"});
   }
 
   // libyaml's events straight to JSON when read_yaml_as_json() can promise yaml-cpp's result,
@@ -194,8 +224,8 @@ class ClusterBuilder {
       if (document.value.is_null()) continue;  // an empty document, e.g. after a trailing ---
       auto source =
           std::make_shared<const DocumentSource>(positions, i, std::move(document.object_marks));
-      add_document(std::move(document.value), ObjectRef{source, ""},
-                   "document " + std::to_string(i + 1), "");
+      documents_.push_back(
+          {std::move(document.value), ObjectRef{source, ""}, "document " + std::to_string(i + 1)});
     }
   }
 
@@ -213,8 +243,8 @@ class ClusterBuilder {
       if (documents[i].IsNull()) continue;  // an empty document, e.g. after a trailing ---
       nlohmann::json document = yaml_to_json(documents[i], file);
       auto source = std::make_shared<const DocumentSource>(file, documents[i]);
-      add_document(std::move(document), ObjectRef{source, ""}, "document " + std::to_string(i + 1),
-                   "");
+      documents_.push_back(
+          {std::move(document), ObjectRef{source, ""}, "document " + std::to_string(i + 1)});
     }
   }
 
@@ -454,6 +484,8 @@ class ClusterBuilder {
   }
 
   YamlReader reader_;
+  std::vector<Document> documents_;  // read, not yet built
+  std::exception_ptr read_error_;    // the error that stopped reading, thrown by build()
   Cluster cluster_;
   std::unordered_map<std::string, Where> node_locations_;       // name -> where
   std::unordered_map<std::string, Where> namespace_locations_;  // name -> where
@@ -464,18 +496,17 @@ class ClusterBuilder {
   std::vector<std::pair<std::shared_ptr<const Pod>, Where>> bound_pods_;
 };
 
-// load_cluster() before its messages are made one line.
-Cluster load_cluster_files(const fs::path& path) {
+// Reads path (a file, or a directory's cluster files in name order) into builder.
+void read_cluster_files(ClusterBuilder& builder, const fs::path& path) {
   std::error_code ec;
   const bool is_directory = fs::is_directory(path, ec);
   if (!is_directory && !fs::exists(path, ec)) {
     throw InputError(source_location(path.string()) +
                      ": no such file or directory: check the cluster file path");
   }
-  ClusterBuilder builder;
   if (!is_directory) {
-    builder.add_file(path);
-    return builder.finish();
+    builder.read_file(path);
+    return;
   }
   std::vector<fs::path> files;
   try {
@@ -498,22 +529,35 @@ Cluster load_cluster_files(const fs::path& path) {
     return a.filename().string() < b.filename().string();
   });
   for (const fs::path& file : files)
-    builder.add_file(file);
-  return builder.finish();
+    builder.read_file(file);
 }
 
 }  // namespace
 
+ClusterReading::ClusterReading(const fs::path& path) {
+  auto builder = std::make_shared<ClusterBuilder>();
+  try {
+    read_cluster_files(*builder, path);
+  } catch (...) {
+    builder->read_failed(std::current_exception());
+  }
+  build_ = [builder] { return with_one_line_errors([&] { return builder->build(); }); };
+}
+
+Cluster ClusterReading::build() && {
+  return build_();
+}
+
 Cluster parse_cluster_text(std::string text, const std::string& file_name, YamlReader reader) {
   return with_one_line_errors([&] {
     ClusterBuilder builder(reader);
-    builder.add_text(file_name, std::move(text));
-    return builder.finish();
+    builder.read_text(file_name, [&] { return std::move(text); });
+    return builder.build();
   });
 }
 
 Cluster load_cluster(const fs::path& path) {
-  return with_one_line_errors([&] { return load_cluster_files(path); });
+  return ClusterReading(path).build();
 }
 
 }  // namespace schedhost::cluster

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "cluster/cluster.hpp"
@@ -18,6 +19,19 @@ namespace schedhost::cluster {
 // quantity...), a duplicate Node, Namespace, Pod or PodDisruptionBudget, a duplicate pod uid, or a
 // pod bound to an unknown node.
 Cluster load_cluster(const std::filesystem::path& path);
+
+// load_cluster in two halves, for a caller that reads the files while it does something else
+// (run loads the plugins meanwhile). The constructor reads and parses every file and needs
+// nothing else; it never throws. build() makes the objects, which needs the kinds plugins
+// declare (object_kinds.hpp), and throws what load_cluster would, in the same order.
+class ClusterReading {
+ public:
+  explicit ClusterReading(const std::filesystem::path& path);
+  Cluster build() &&;
+
+ private:
+  std::function<Cluster()> build_;
+};
 
 // How YAML is read: libyaml's events where they give yaml-cpp's result (yaml_json_reader.hpp),
 // or yaml-cpp only, the reference the first is tested against.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 
 #include <string>
 #include <vector>
@@ -180,6 +181,38 @@ status:
   EXPECT_EQ(r.out, "");
   EXPECT_THAT(r.err, ::testing::StartsWith("error: " + cluster + ":6:"));
   EXPECT_THAT(r.err, ::testing::HasSubstr("Node \"node-a\""));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+// run reads the cluster files while the plugins load, and makes the objects afterwards: the
+// errors still come as one pass would find them.
+TEST(RunCommand, AConfigErrorComesBeforeAClusterReadWhileThePluginsLoaded) {
+  RunInputs in;
+  const std::string config = in.files.write("bad.yaml", "kind: [\n");
+  const std::string cluster = in.files.write("broken.yaml", "apiVersion: v1\nkind: [Node\n");
+  const auto r = run_schedhost(
+      {"run", "--config", config, "--cluster", cluster, "--plugin-dir", in.plugins.path()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, ::testing::StartsWith("error: " + config + ":"));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+TEST(RunCommand, AnObjectErrorInOneFileComesBeforeASyntaxErrorInALaterOne) {
+  RunInputs in;
+  std::filesystem::create_directories(in.files.file("objects"));
+  const std::string a = in.files.write("objects/a.yaml", R"(apiVersion: v1
+kind: Node
+metadata:
+  name: node-a
+status:
+  allocatable: {cpu: "four"}
+)");
+  in.files.write("objects/b.yaml", "apiVersion: v1\nkind: [Node\n");
+  const auto r = run_schedhost({"run", "--config", in.config, "--cluster", in.files.file("objects"),
+                                "--plugin-dir", in.plugins.path()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, ::testing::StartsWith("error: " + a + ":6:"));
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
 }
 
