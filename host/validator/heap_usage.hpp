@@ -1,7 +1,7 @@
-// How many bytes the process's malloc heap has handed out and not got back (glibc mallinfo2,
-// summed over every arena). The validator compares it across repeated scheduling cycles to find
-// memory a plugin allocates per cycle and never frees. Under a sanitizer, whose allocator glibc
-// does not see, it stays 0 and the check passes.
+// How many bytes the process's malloc heap has handed out and not got back: jemalloc's
+// stats.allocated where jemalloc is the allocator (bin/schedhost), the sanitizer's count under a
+// sanitizer, else glibc's mallinfo2 summed over every arena. The validator compares it across
+// repeated scheduling cycles to find memory a plugin allocates per cycle and never frees.
 #pragma once
 
 #include <cstddef>
