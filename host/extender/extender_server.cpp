@@ -71,7 +71,10 @@ ExtenderServer::ExtenderServer(ExtenderServerOptions options, ExtenderService& s
                      std::to_string(options.port) + ": cannot listen on " + where +
                      ": the port is taken or the address is not this machine's; choose another");
   }
-  listener_ = std::thread([this] { server_->listen_after_bind(); });
+  listener_ = std::thread([this] {
+    server_->listen_after_bind();
+    listener_returned_ = true;
+  });
   spdlog::info("extender: serving profile \"{}\" on {}://{}:{} (POST /filter, POST /prioritize){}",
                service_.profile_name(), https() ? "https" : "http", options.bind_address, port_,
                service_.has_node_cache() ? ", node cache from the API server"
@@ -79,6 +82,10 @@ ExtenderServer::ExtenderServer(ExtenderServerOptions options, ExtenderService& s
 }
 
 ExtenderServer::~ExtenderServer() {
+  // httplib's stop() does nothing before the listener has entered its accept loop (see
+  // serving/secure_server.cpp).
+  while (!listener_returned_ && !server_->is_running())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   server_->stop();
   if (listener_.joinable()) listener_.join();
 }

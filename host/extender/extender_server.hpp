@@ -4,6 +4,7 @@
 // service, which is thread-safe.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
@@ -62,6 +63,7 @@ class ExtenderServer {
   std::unique_ptr<httplib::Server> server_;
   int port_ = 0;
   std::thread listener_;
+  std::atomic<bool> listener_returned_{false};  // listen_after_bind() came back
 };
 
 }  // namespace schedhost::extender

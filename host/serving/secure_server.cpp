@@ -1,5 +1,7 @@
 #include "serving/secure_server.hpp"
 
+#include <chrono>
+
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 
@@ -62,12 +64,20 @@ SecureServer::SecureServer(const SecureServingOptions& options, TlsIdentity iden
                      ": the port is taken or the address is not this machine's; choose another "
                      "(--secure-port 0 turns the secure port off)");
   }
-  listener_ = std::thread([this] { server_->listen_after_bind(); });
+  listener_ = std::thread([this] {
+    server_->listen_after_bind();
+    listener_returned_ = true;
+  });
   spdlog::info("serve: secure port on https://{} ({} certificate)", where,
                identity_.self_signed ? "self-signed" : "given");
 }
 
 SecureServer::~SecureServer() {
+  // httplib's stop() does nothing until the listener has entered its accept loop: a serve that
+  // ends right after it started (a bad plugin resource at start) waits for that, or the join
+  // below would wait for a connection forever.
+  while (!listener_returned_ && !server_->is_running())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   server_->stop();
   if (listener_.joinable()) listener_.join();
 }

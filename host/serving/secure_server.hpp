@@ -4,6 +4,7 @@
 // One listener thread; handlers run on cpp-httplib's worker threads.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <set>
@@ -52,6 +53,7 @@ class SecureServer {
   SecureEndpoints endpoints_;
   std::unique_ptr<httplib::SSLServer> server_;
   std::thread listener_;
+  std::atomic<bool> listener_returned_{false};  // listen_after_bind() came back
 };
 
 }  // namespace schedhost::serving
