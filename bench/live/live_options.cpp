@@ -10,7 +10,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: schedhost-bench-live [--quick] [--workload NAME]... [--scheduler "
     "schedhost|kube-scheduler|bind-only]... [--nodes N] [--init N] [--measured N] "
-    "[--connections N] [--stall-seconds N] [--out FILE] [--list] [--help]\n";
+    "[--connections N] [--stall-seconds N] [--out FILE] [--perf DIR] [--list] [--help]\n";
 
 [[noreturn]] void usage_error(const std::string& problem) {
   std::cerr << "error: " << problem << "\n" << kUsage;
@@ -37,7 +37,9 @@ LiveOptions parse_live_options(int argc, char** argv) {
       if (i + 1 >= argc) usage_error(std::string(a) + " needs a value");
       return argv[++i];
     };
-    if (a == "--quick") {
+    if (a == "--perf") {
+      o.perf_dir = value();
+    } else if (a == "--quick") {
       o.quick = true;
     } else if (a == "--workload") {
       o.workloads.emplace_back(value());

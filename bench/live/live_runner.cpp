@@ -238,6 +238,19 @@ json run_live(const LiveWorkload& w, SchedulerKind kind,
   RequestWindow requests(generator, watch);
   // For /PreCreated no scheduler runs yet: the one started below counts from zero.
   const CpuSample cpu_before = sample_cpu(scheduler ? scheduler->pid() : -1, apiserver, etcd);
+  // For /PreCreated the scheduler starts inside the window: perf follows it from its start.
+  std::unique_ptr<testing::ChildProcess> perf;
+  auto start_perf = [&] {
+    if (settings.perf_dir.empty() || !scheduler) return;
+    std::string file = w.name + "-" + scheduler_name(kind) + ".perf.data";
+    std::replace(file.begin(), file.end(), '/', '_');
+    perf = std::make_unique<testing::ChildProcess>(
+        std::vector<std::string>{"/usr/bin/env", "perf", "record", "-g", "-F", "499", "-p",
+                                 std::to_string(scheduler->pid()), "-o",
+                                 settings.perf_dir + "/" + file},
+        settings.perf_dir + "/" + file + ".log");
+  };
+  start_perf();
   Clock::time_point window_start = Clock::now();
   switch (w.arrival) {
     case Arrival::kWhileRunning:
@@ -248,6 +261,7 @@ json run_live(const LiveWorkload& w, SchedulerKind kind,
       break;
     case Arrival::kPreCreated:
       start_scheduler();
+      start_perf();
       log.line("scheduler started");
       break;
     case Arrival::kUnschedulableBurst:
@@ -258,6 +272,7 @@ json run_live(const LiveWorkload& w, SchedulerKind kind,
   const bool all_bound = watch.wait_bound(kMeasuredNamespace, w.measured, settings.stall_limit);
   const pid_t scheduler_pid = scheduler ? scheduler->pid() : -1;
   const CpuSample cpu_after = sample_cpu(scheduler_pid, apiserver, etcd);
+  if (perf) perf->stop();  // SIGTERM: perf writes its data and exits
   const double peak_rss = scheduler_pid > 0 ? process_peak_rss_mib(scheduler_pid) : -1;
   if (!all_bound) {
     fail(std::to_string(watch.bound_count(kMeasuredNamespace)) + " of " +

@@ -18,6 +18,10 @@ struct RunSettings {
   std::size_t connections = 8;  // the generator's API connections (and as many binders)
   // A run fails when no pod has been bound (or found unschedulable) for this long.
   std::chrono::seconds stall_limit{120};
+  // When set, `perf record -g` follows the scheduler over the measured window into
+  // <perf_dir>/<workload>-<scheduler>.perf.data (the window's CPU figures then include perf's
+  // sampling overhead).
+  std::string perf_dir;
 };
 
 // Runs w with the scheduler kind on a control plane of binaries; progress lines go to progress.

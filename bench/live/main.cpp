@@ -112,6 +112,8 @@ int main(int argc, char** argv) {
   live::RunSettings settings;
   settings.connections = options.connections;
   settings.stall_limit = std::chrono::seconds(options.stall_seconds);
+  settings.perf_dir = options.perf_dir;
+  if (!options.perf_dir.empty()) fs::create_directories(options.perf_dir);
   for (const live::LiveWorkload& w : workloads) {
     std::vector<live::SchedulerKind> kinds = {live::SchedulerKind::kSchedhost};
     if (have_kube_scheduler) kinds.push_back(live::SchedulerKind::kKubeScheduler);

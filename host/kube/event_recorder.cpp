@@ -1,8 +1,12 @@
 #include "kube/event_recorder.hpp"
 
+#include <functional>
+#include <optional>
+
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <random>
@@ -171,7 +175,9 @@ int EventSeriesCache::count(const json& event) const {
 // --- EventRecorder ------------------------------------------------------------------------
 
 EventRecorder::EventRecorder(ApiClient& client, EventRecorderOptions options)
-    : client_(client), options_(options) {
+    : client_(client), options_(options), lanes_(std::max<std::size_t>(1, options.writers)) {
+  for (std::size_t lane = 0; lane < lanes_.size(); ++lane)
+    writers_.emplace_back([this, lane] { write_lane(lane); });
   worker_ = std::thread([this] { run(); });
 }
 
@@ -200,7 +206,7 @@ void EventRecorder::record(const json& regarding_pod, std::string_view type,
 
 void EventRecorder::flush() {
   std::unique_lock lock(mutex_);
-  idle_.wait(lock, [&] { return stopping_ || (queue_.empty() && !busy_); });
+  idle_.wait(lock, [&] { return stopping_ || (queue_.empty() && !busy_ && writes_pending_ == 0); });
 }
 
 void EventRecorder::stop() {
@@ -209,8 +215,14 @@ void EventRecorder::stop() {
     stopping_ = true;
   }
   wake_.notify_all();
+  written_.notify_all();
+  stopped_.notify_all();
   idle_.notify_all();
-  std::call_once(joined_, [this] { worker_.join(); });
+  std::call_once(joined_, [this] {
+    worker_.join();
+    for (std::thread& writer : writers_)
+      writer.join();
+  });
 }
 
 EventRecorderStats EventRecorder::stats() const {
@@ -227,13 +239,18 @@ void EventRecorder::run() {
   using Steady = std::chrono::steady_clock;
   Steady::time_point next_refresh = Steady::now() + options_.refresh_period;
   Steady::time_point next_finish = Steady::now() + options_.finish_period;
+  // The next event is taken once the writer of its series is free: until then it stays in the
+  // queue, which is what fills when the server is slow.
+  const auto next_ready = [this] {
+    return !queue_.empty() && !lanes_[lane_of(queue_.front().event)].has_value();
+  };
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     wake_.wait_until(lock, std::min(next_refresh, next_finish),
-                     [&] { return stopping_ || !queue_.empty(); });
+                     [&] { return stopping_ || next_ready(); });
     if (stopping_) break;
     std::optional<Queued> item;
-    if (!queue_.empty()) {
+    if (next_ready()) {
       item = std::move(queue_.front());
       queue_.pop_front();
     }
@@ -253,17 +270,43 @@ void EventRecorder::run() {
     }
     lock.lock();
     busy_ = false;
-    if (queue_.empty()) idle_.notify_all();
+    if (queue_.empty() && writes_pending_ == 0) idle_.notify_all();
+  }
+}
+
+void EventRecorder::write_lane(std::size_t lane) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    written_.wait(lock, [&] { return stopping_ || lanes_[lane].has_value(); });
+    if (stopping_) return;
+    const EventSeriesCache::Write write = *lanes_[lane];
+    lock.unlock();
+    write_with_retries(write);
+    lock.lock();
+    lanes_[lane].reset();
+    --writes_pending_;
+    wake_.notify_one();  // the worker may wait for this writer
+    if (queue_.empty() && !busy_ && writes_pending_ == 0) idle_.notify_all();
   }
 }
 
 void EventRecorder::handle(const Queued& item) {
-  const std::optional<EventSeriesCache::Write> write = cache_.observe(item.event, item.at);
+  std::optional<EventSeriesCache::Write> write = cache_.observe(item.event, item.at);
   if (!write) {
     count(&EventRecorderStats::counted);
     return;
   }
-  write_with_retries(*write);
+  {
+    // run() took the event when this lane was free, and only this thread fills lanes.
+    std::lock_guard lock(mutex_);
+    lanes_[lane_of(item.event)] = std::move(*write);
+    ++writes_pending_;
+  }
+  written_.notify_all();
+}
+
+std::size_t EventRecorder::lane_of(const json& event) const {
+  return std::hash<std::string>{}(EventSeriesCache::key_of(event)) % lanes_.size();
 }
 
 void EventRecorder::write_with_retries(const EventSeriesCache::Write& write) {
@@ -349,7 +392,7 @@ void EventRecorder::finish_series() {
 
 bool EventRecorder::sleep_unless_stopped(std::chrono::milliseconds d) {
   std::unique_lock lock(mutex_);
-  return !wake_.wait_for(lock, d, [&] { return stopping_; });
+  return !stopped_.wait_for(lock, d, [&] { return stopping_; });
 }
 
 }  // namespace schedhost::kube

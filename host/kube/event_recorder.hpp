@@ -1,7 +1,12 @@
 // events.k8s.io/v1 Events, written as upstream's events broadcaster writes them (client-go
 // tools/events, the recorder kube-scheduler's profiles use):
-// - record() only queues (1000 entries; when full the event is dropped and counted), one worker
-//   thread writes;
+// - record() only queues (1000 entries; when full the event is dropped and counted); one worker
+//   thread makes the aggregation decisions and hands each write to one of a few writer threads
+//   (upstream writes each event from a goroutine of its own), always the same one for an event's
+//   series, so that a series' writes keep their order; the worker waits while that writer is
+//   still busy, so a server that does not answer fills the queue, not memory. With one writer,
+//   serve dropped over a third of the Scheduled events at 600 bindings a second
+//   (docs/benchmarks.md, "Live");
 // - client-side aggregation (EventSeriesCache): the first occurrence of an event is POSTed, the
 //   second PATCHes the first one's series to count 2, later ones are counted in memory and sent
 //   by the periodic series refresh (30 min); idle series are written a last time and forgotten
@@ -102,6 +107,7 @@ struct EventRecorderOptions {
   std::chrono::milliseconds retry_interval{10'000};
   std::chrono::milliseconds refresh_period{30 * 60 * 1000};  // refreshTime
   std::chrono::milliseconds finish_period{6 * 60 * 1000};    // finishTime, also the idle age
+  std::size_t writers = 4;  // threads writing at once, each on a connection of the client's pool
 };
 
 struct EventRecorderStats {
@@ -115,7 +121,7 @@ struct EventRecorderStats {
 
 class EventRecorder {
  public:
-  // Starts the worker thread.
+  // Starts the worker and writer threads.
   EventRecorder(ApiClient& client, EventRecorderOptions options = {});
   ~EventRecorder();  // stop()
   EventRecorder(const EventRecorder&) = delete;
@@ -146,6 +152,10 @@ class EventRecorder {
 
   void run();
   void handle(const Queued& item);
+  // A writer thread: the writes of its lane, in order.
+  void write_lane(std::size_t lane);
+  // The writer of the event's series.
+  std::size_t lane_of(const nlohmann::json& event) const;
   void write_with_retries(const EventSeriesCache::Write& write);
   Outcome write_once(const EventSeriesCache::Write& write);
   void refresh_series();
@@ -159,14 +169,20 @@ class EventRecorder {
   EventSeriesCache cache_;  // the worker's only
 
   mutable std::mutex mutex_;
-  std::condition_variable wake_;  // the worker: an event queued, or stop
-  std::condition_variable idle_;  // flush(): the queue drained
+  std::condition_variable wake_;     // the worker: an event queued, a writer free, or stop
+  std::condition_variable written_;  // the writers: a write handed over, or stop
+  std::condition_variable stopped_;  // a retry's wait: stop
+  std::condition_variable idle_;     // flush(): the queue drained and every write done
   std::deque<Queued> queue_;
+  // Writer i's write in progress, if any (a series' writes all go to writer hash(key) % size).
+  std::vector<std::optional<EventSeriesCache::Write>> lanes_;
+  std::size_t writes_pending_ = 0;  // lanes holding a write
   bool busy_ = false;
   bool stopping_ = false;
   EventRecorderStats stats_;
   std::once_flag joined_;
   std::thread worker_;
+  std::vector<std::thread> writers_;
 };
 
 }  // namespace schedhost::kube
