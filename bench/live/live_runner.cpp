@@ -328,7 +328,13 @@ json run_live(const LiveWorkload& w, SchedulerKind kind,
     row["unschedulable_api_requests"] = unschedulable_requests->to_json();
     row["requests_per_unschedulable_pod"] = unschedulable_requests->scheduler() / measured;
   }
-  if (scheduler) scheduler->stop();
+  if (scheduler) {
+    scheduler->stop();
+    // schedhost's last words: what it bound and what its Event recorder wrote and dropped.
+    const std::string tail = scheduler->log_tail();
+    if (const auto at = tail.rfind("serve: stopped:"); at != std::string::npos)
+      row["scheduler_summary"] = tail.substr(at, tail.find('\n', at) - at);
+  }
   return row;
 }
 

@@ -337,8 +337,13 @@ int serve(const ServeCommandOptions& options) {
   watch.reset();
   if (elector) elector->release();  // another replica takes over without waiting for the lease
   const live::ServeStats stats = scheduler.stats();
-  spdlog::info("serve: stopped: {} attempts, {} bound, {} unschedulable, {} errors", stats.attempts,
-               stats.bound, stats.unschedulable, stats.errors);
+  const kube::EventRecorderStats events_written = scheduler.event_stats();
+  spdlog::info(
+      "serve: stopped: {} attempts, {} bound, {} unschedulable, {} errors; Events: {} posted, {} "
+      "patched, {} counted in a series, {} dropped (queue full), {} failed",
+      stats.attempts, stats.bound, stats.unschedulable, stats.errors, events_written.posted,
+      events_written.patched, events_written.counted, events_written.dropped,
+      events_written.failed);
   if (reload.load() && !g_terminated.load()) {
     secure.reset();  // the new process listens on the same port
     events->flush();

@@ -242,7 +242,8 @@ void EventRecorder::run() {
   // The next event is taken once the writer of its series is free: until then it stays in the
   // queue, which is what fills when the server is slow.
   const auto next_ready = [this] {
-    return !queue_.empty() && !lanes_[lane_of(queue_.front().event)].has_value();
+    return !queue_.empty() && lanes_[lane_of(queue_.front().event)].size() <
+                                  std::max<std::size_t>(1, options_.writes_per_writer);
   };
   std::unique_lock lock(mutex_);
   while (!stopping_) {
@@ -277,13 +278,13 @@ void EventRecorder::run() {
 void EventRecorder::write_lane(std::size_t lane) {
   std::unique_lock lock(mutex_);
   for (;;) {
-    written_.wait(lock, [&] { return stopping_ || lanes_[lane].has_value(); });
+    written_.wait(lock, [&] { return stopping_ || !lanes_[lane].empty(); });
     if (stopping_) return;
-    const EventSeriesCache::Write write = *lanes_[lane];
+    const EventSeriesCache::Write write = lanes_[lane].front();
     lock.unlock();
     write_with_retries(write);
     lock.lock();
-    lanes_[lane].reset();
+    lanes_[lane].pop_front();
     --writes_pending_;
     wake_.notify_one();  // the worker may wait for this writer
     if (queue_.empty() && !busy_ && writes_pending_ == 0) idle_.notify_all();
@@ -297,9 +298,9 @@ void EventRecorder::handle(const Queued& item) {
     return;
   }
   {
-    // run() took the event when this lane was free, and only this thread fills lanes.
+    // run() took the event when this lane had room, and only this thread fills lanes.
     std::lock_guard lock(mutex_);
-    lanes_[lane_of(item.event)] = std::move(*write);
+    lanes_[lane_of(item.event)].push_back(std::move(*write));
     ++writes_pending_;
   }
   written_.notify_all();

@@ -3,8 +3,9 @@
 // - record() only queues (1000 entries; when full the event is dropped and counted); one worker
 //   thread makes the aggregation decisions and hands each write to one of a few writer threads
 //   (upstream writes each event from a goroutine of its own), always the same one for an event's
-//   series, so that a series' writes keep their order; the worker waits while that writer is
-//   still busy, so a server that does not answer fills the queue, not memory. With one writer,
+//   series, so that a series' writes keep their order; the worker waits while that writer has
+//   writes_per_writer in hand, so a server that does not answer fills the queue, not memory.
+//   With one writer,
 //   serve dropped over a third of the Scheduled events at 600 bindings a second
 //   (docs/benchmarks.md, "Live");
 // - client-side aggregation (EventSeriesCache): the first occurrence of an event is POSTed, the
@@ -107,7 +108,8 @@ struct EventRecorderOptions {
   std::chrono::milliseconds retry_interval{10'000};
   std::chrono::milliseconds refresh_period{30 * 60 * 1000};  // refreshTime
   std::chrono::milliseconds finish_period{6 * 60 * 1000};    // finishTime, also the idle age
-  std::size_t writers = 4;  // threads writing at once, each on a connection of the client's pool
+  std::size_t writers = 8;  // threads writing at once, each on a connection of the client's pool
+  std::size_t writes_per_writer = 32;  // handed to a writer and not yet written, at most
 };
 
 struct EventRecorderStats {
@@ -174,9 +176,10 @@ class EventRecorder {
   std::condition_variable stopped_;  // a retry's wait: stop
   std::condition_variable idle_;     // flush(): the queue drained and every write done
   std::deque<Queued> queue_;
-  // Writer i's write in progress, if any (a series' writes all go to writer hash(key) % size).
-  std::vector<std::optional<EventSeriesCache::Write>> lanes_;
-  std::size_t writes_pending_ = 0;  // lanes holding a write
+  // Writer i's writes, in order (a series' writes all go to writer hash(key) % size); the one
+  // in progress stays at the front until it is done.
+  std::vector<std::deque<EventSeriesCache::Write>> lanes_;
+  std::size_t writes_pending_ = 0;  // in every lane
   bool busy_ = false;
   bool stopping_ = false;
   EventRecorderStats stats_;

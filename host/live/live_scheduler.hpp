@@ -71,6 +71,8 @@ class LiveScheduler : public scheduler::CycleSink {
   // without destroying this object (std::_Exit) when it is not 0.
   std::size_t run(const std::atomic<bool>& stop);
   ServeStats stats() const;
+  // What the Event recorder did: posted, patched, counted in memory, dropped (a full queue).
+  kube::EventRecorderStats event_stats() const { return events_.stats(); }
   // For the health checks (any thread): every informer has listed its objects; SIGTERM came.
   bool synced() const { return synced_.load(); }
   bool shutting_down() const { return shutting_down_.load(); }

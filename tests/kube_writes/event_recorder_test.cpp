@@ -123,6 +123,7 @@ TEST(EventRecorder, AFullQueueDropsAndStopEndsAWaitingRetry) {
   options.queue_capacity = 2;
   options.retry_interval = std::chrono::seconds(30);
   options.writers = 1;  // the one writer retries: the worker waits for it, and the queue fills
+  options.writes_per_writer = 1;
   auto recorder = std::make_unique<kube::EventRecorder>(client, options);
   record_one(*recorder, "first");
   // Wait until the worker holds the first event (it is then retrying, for 30 s).
