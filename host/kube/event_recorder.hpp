@@ -5,9 +5,8 @@
 //   (upstream writes each event from a goroutine of its own), always the same one for an event's
 //   series, so that a series' writes keep their order; the worker waits while that writer has
 //   writes_per_writer in hand, so a server that does not answer fills the queue, not memory.
-//   With one writer,
-//   serve dropped over a third of the Scheduled events at 600 bindings a second
-//   (docs/benchmarks.md, "Live");
+//   With one writer, serve dropped nearly two thirds of the Scheduled events at 600 bindings a
+//   second (docs/benchmarks.md, "Live");
 // - client-side aggregation (EventSeriesCache): the first occurrence of an event is POSTed, the
 //   second PATCHes the first one's series to count 2, later ones are counted in memory and sent
 //   by the periodic series refresh (30 min); idle series are written a last time and forgotten
