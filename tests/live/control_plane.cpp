@@ -236,18 +236,35 @@ ControlPlane::ControlPlane(ControlPlaneBinaries binaries) : binaries_(std::move(
   admin_token_ = random_hex(16);
   make_certificates();
   write_text(dir_.file("tokens.csv"), admin_token_ + ",admin,admin,\"system:masters\"\n");
-  apiserver_port_ = free_loopback_port();
-  server_ = "https://127.0.0.1:" + std::to_string(apiserver_port_);
-  kubeconfig_ = dir_.file("admin.kubeconfig");
-  write_text(kubeconfig_,
-             "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
-             "clusters:\n- name: test\n  cluster:\n    server: " +
-                 server_ + "\n    certificate-authority: " + dir_.file("ca.crt") +
-                 "\ncontexts:\n- name: test\n  context: {cluster: test, user: admin}\n"
-                 "users:\n- name: admin\n  user:\n    token: " +
-                 admin_token_ + "\n");
-  start_etcd();
-  start_apiserver();
+  // A port found free can be taken before the server binds it, by another test's server or by
+  // an outgoing connection's local port (the suites start many control planes at once): a
+  // start that failed so is tried again on new ports.
+  for (int attempt = 1;; ++attempt) {
+    apiserver_port_ = free_loopback_port();
+    server_ = "https://127.0.0.1:" + std::to_string(apiserver_port_);
+    kubeconfig_ = dir_.file("admin.kubeconfig");
+    write_text(kubeconfig_,
+               "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
+               "clusters:\n- name: test\n  cluster:\n    server: " +
+                   server_ + "\n    certificate-authority: " + dir_.file("ca.crt") +
+                   "\ncontexts:\n- name: test\n  context: {cluster: test, user: admin}\n"
+                   "users:\n- name: admin\n  user:\n    token: " +
+                   admin_token_ + "\n");
+    try {
+      start_etcd();
+      start_apiserver();
+      return;
+    } catch (const std::runtime_error& e) {
+      const bool port_taken =
+          std::string(e.what()).find("address already in use") != std::string::npos;
+      if (!port_taken || attempt == 3) throw;
+      if (apiserver_) apiserver_->stop();
+      if (etcd_) etcd_->stop();
+      apiserver_.reset();
+      etcd_.reset();
+      std::filesystem::remove_all(dir_.file("etcd"));
+    }
+  }
 }
 
 ControlPlane::~ControlPlane() {
