@@ -1,5 +1,7 @@
 #include "machine.hpp"
 
+#include <ctime>
+
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -53,6 +55,15 @@ double peak_rss_mib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+std::string utc_now(const char* format) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, &tm);
+  return buf;
 }
 
 }  // namespace schedhost_bench

@@ -16,4 +16,7 @@ double cpu_seconds();
 // Peak resident set of this process, in MiB (getrusage).
 double peak_rss_mib();
 
+// The current UTC time in strftime's format (results files are named and dated with it).
+std::string utc_now(const char* format);
+
 }  // namespace schedhost_bench

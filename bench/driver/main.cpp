@@ -28,15 +28,6 @@ namespace {
 using namespace schedhost_bench;
 namespace fs = std::filesystem;
 
-std::string utc_now(const char* format) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, format, &tm);
-  return buf;
-}
-
 bool selected(const Workload& w, const Options& o) {
   if (o.only.empty()) return !o.quick || w.quick;
   for (const std::string& s : o.only) {

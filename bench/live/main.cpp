@@ -27,15 +27,6 @@ namespace {
 namespace live = schedhost_live_bench;
 namespace fs = std::filesystem;
 
-std::string utc_time(const char* format) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, format, &tm);
-  return buf;
-}
-
 bool wanted(const live::LiveWorkload& w, const live::LiveOptions& o) {
   if (o.workloads.empty()) return o.quick == w.quick;
   for (const std::string& name : o.workloads) {
@@ -82,7 +73,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool have_kube_scheduler = !binaries->scheduler.empty();
-  nlohmann::json results = {{"date", utc_time("%Y-%m-%dT%H:%M:%SZ")},
+  nlohmann::json results = {{"date", schedhost_bench::utc_now("%Y-%m-%dT%H:%M:%SZ")},
                             {"machine", schedhost_bench::describe_machine()},
                             {"build_type", SCHEDHOST_BENCH_BUILD_TYPE},
                             {"command_line", nlohmann::json::array()},
@@ -137,9 +128,10 @@ int main(int argc, char** argv) {
   std::cout << "\n";
   live::print_live_table(std::cout, results["rows"]);
   live::print_live_notes(std::cout);
-  const fs::path out = options.out.empty() ? fs::path(SCHEDHOST_BENCH_RESULTS_DIR) /
-                                                 ("live-" + utc_time("%Y-%m-%dT%H%M%SZ") + ".json")
-                                           : fs::path(options.out);
+  const fs::path out = options.out.empty()
+                           ? fs::path(SCHEDHOST_BENCH_RESULTS_DIR) /
+                                 ("live-" + schedhost_bench::utc_now("%Y-%m-%dT%H%M%SZ") + ".json")
+                           : fs::path(options.out);
   if (out.has_parent_path()) fs::create_directories(out.parent_path());
   std::ofstream(out) << results.dump(2) << "\n";
   std::cout << "results: " << out.string() << "\n";

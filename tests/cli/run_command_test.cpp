@@ -166,15 +166,18 @@ TEST(RunCommand, AMissingClusterFileIsBadInput) {
             "error: " + missing + ": no such file or directory: check the cluster file path\n");
 }
 
-TEST(RunCommand, AnInvalidClusterFileIsOneLineWithItsPosition) {
-  RunInputs in;
-  const std::string cluster = in.files.write("broken.yaml", R"(apiVersion: v1
+// A Node whose allocatable cpu is not a quantity: an error at line 6.
+constexpr const char* kNodeWithABadQuantity = R"(apiVersion: v1
 kind: Node
 metadata:
   name: node-a
 status:
   allocatable: {cpu: "four"}
-)");
+)";
+
+TEST(RunCommand, AnInvalidClusterFileIsOneLineWithItsPosition) {
+  RunInputs in;
+  const std::string cluster = in.files.write("broken.yaml", kNodeWithABadQuantity);
   const auto r = run_schedhost(
       {"run", "--config", in.config, "--cluster", cluster, "--plugin-dir", in.plugins.path()});
   EXPECT_EQ(r.exit_code, 2);
@@ -201,13 +204,7 @@ TEST(RunCommand, AConfigErrorComesBeforeAClusterReadWhileThePluginsLoaded) {
 TEST(RunCommand, AnObjectErrorInOneFileComesBeforeASyntaxErrorInALaterOne) {
   RunInputs in;
   std::filesystem::create_directories(in.files.file("objects"));
-  const std::string a = in.files.write("objects/a.yaml", R"(apiVersion: v1
-kind: Node
-metadata:
-  name: node-a
-status:
-  allocatable: {cpu: "four"}
-)");
+  const std::string a = in.files.write("objects/a.yaml", kNodeWithABadQuantity);
   in.files.write("objects/b.yaml", "apiVersion: v1\nkind: [Node\n");
   const auto r = run_schedhost({"run", "--config", in.config, "--cluster", in.files.file("objects"),
                                 "--plugin-dir", in.plugins.path()});
