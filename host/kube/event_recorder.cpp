@@ -193,13 +193,14 @@ void EventRecorder::record(const json& regarding_pod, std::string_view type,
   json event =
       make_event(regarding_pod, related, type, reason, action, truncate_note(valid_utf8(note)),
                  reporting_controller, reporting_instance, now);
+  const std::size_t lane = lane_of(event);  // outside the lock: it builds the series key
   {
     std::lock_guard lock(mutex_);
     if (stopping_ || queue_.size() >= options_.queue_capacity) {
       ++stats_.dropped;
       return;
     }
-    queue_.push_back({std::move(event), now});
+    queue_.push_back({std::move(event), now, lane});
   }
   wake_.notify_one();
 }
@@ -242,7 +243,7 @@ void EventRecorder::run() {
   // The next event is taken once the writer of its series is free: until then it stays in the
   // queue, which is what fills when the server is slow.
   const auto next_ready = [this] {
-    return !queue_.empty() && lanes_[lane_of(queue_.front().event)].size() <
+    return !queue_.empty() && lanes_[queue_.front().lane].size() <
                                   std::max<std::size_t>(1, options_.writes_per_writer);
   };
   std::unique_lock lock(mutex_);
@@ -300,7 +301,7 @@ void EventRecorder::handle(const Queued& item) {
   {
     // run() took the event when this lane had room, and only this thread fills lanes.
     std::lock_guard lock(mutex_);
-    lanes_[lane_of(item.event)].push_back(std::move(*write));
+    lanes_[item.lane].push_back(std::move(*write));
     ++writes_pending_;
   }
   written_.notify_all();

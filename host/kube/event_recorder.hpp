@@ -148,6 +148,7 @@ class EventRecorder {
   struct Queued {
     nlohmann::json event;
     EventSeriesCache::Clock::time_point at;
+    std::size_t lane;  // lane_of(event), computed once by record()
   };
   enum class Outcome { Done, Failed, Retry };
 

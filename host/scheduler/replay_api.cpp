@@ -53,15 +53,8 @@ std::optional<framework::ApiAccess::Reply> ReplayApi::request(std::string_view v
     const cluster::ApiObject* o = snapshot_.find_object(name, ns, object);
     return o == nullptr ? nullptr : &o->json();
   };
-  store.list = [&](std::string_view ns, std::string_view selector,
-                   std::vector<const nlohmann::json*>& out, std::string& error) {
-    std::optional<k8s::LabelSelectorText> parsed;
-    try {
-      parsed = k8s::LabelSelectorText::parse(selector);
-    } catch (const std::invalid_argument& e) {
-      error = e.what();
-      return false;
-    }
+  store.list = [&](std::string_view ns, const k8s::LabelSelectorText& selector,
+                   std::vector<const nlohmann::json*>& out) {
     for (const auto& o : snapshot_.objects(name, ns)) {
       const cluster::StringMap& labels = o->labels();
       const auto label = [&](std::string_view key) -> std::optional<std::string_view> {
@@ -69,11 +62,8 @@ std::optional<framework::ApiAccess::Reply> ReplayApi::request(std::string_view v
         if (value == nullptr) return std::nullopt;
         return std::string_view(*value);
       };
-      if (parsed->matches(label)) {
-        out.push_back(&o->json());
-      }
+      if (selector.matches(label)) out.push_back(&o->json());
     }
-    return true;
   };
   store.put = [&](nlohmann::json object) { put(*kind, std::move(object)); };
   store.remove = [&](std::string_view ns, std::string_view object) { remove(*kind, ns, object); };

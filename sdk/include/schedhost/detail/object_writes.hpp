@@ -14,10 +14,12 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <schedhost/k8s/label_selector_text.hpp>
 
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,12 +37,12 @@ struct Target {
   std::string label_selector;  // the collection's ?labelSelector=, decoded
 };
 
-// The objects of one declared resource, as the caller keeps them. list() returns the objects of
-// namespace ns ("" for all) that match the selector (false and *error when it does not parse).
+// The objects of one declared resource, as the caller keeps them. list() adds to out the objects
+// of namespace ns ("" for all) that the selector matches (apply() has parsed it).
 struct Store {
   std::function<const nlohmann::json*(std::string_view ns, std::string_view name)> find;
-  std::function<bool(std::string_view ns, std::string_view selector,
-                     std::vector<const nlohmann::json*>& out, std::string& error)>
+  std::function<void(std::string_view ns, const k8s::LabelSelectorText& selector,
+                     std::vector<const nlohmann::json*>& out)>
       list;
   std::function<void(nlohmann::json object)> put;  // adds or replaces (by namespace and name)
   std::function<void(std::string_view ns, std::string_view name)> remove;
@@ -197,11 +199,14 @@ inline Reply apply(Store& store, const Resource& resource, const Target& target,
 
   if (verb == "GET") {
     if (target.name.empty()) {
-      std::vector<const nlohmann::json*> found;
-      std::string error;
-      if (!store.list(target.ns, target.label_selector, found, error)) {
-        return status(400, "BadRequest", "unable to parse requirement: " + error);
+      std::optional<k8s::LabelSelectorText> selector;
+      try {
+        selector = k8s::LabelSelectorText::parse(target.label_selector);
+      } catch (const std::invalid_argument& e) {
+        return status(400, "BadRequest", std::string("unable to parse requirement: ") + e.what());
       }
+      std::vector<const nlohmann::json*> found;
+      store.list(target.ns, *selector, found);
       nlohmann::json items = nlohmann::json::array();
       for (const nlohmann::json* o : found)
         items.push_back(*o);

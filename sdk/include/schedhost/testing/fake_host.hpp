@@ -973,20 +973,12 @@ struct HostApi {
       }
       return nullptr;
     };
-    store.list = [&](std::string_view ns, std::string_view selector,
-                     std::vector<const nlohmann::json*>& out, std::string& error) {
-      std::optional<k8s::LabelSelectorText> parsed;
-      try {
-        parsed = k8s::LabelSelectorText::parse(selector);
-      } catch (const std::invalid_argument& e) {
-        error = e.what();
-        return false;
-      }
+    store.list = [&](std::string_view ns, const k8s::LabelSelectorText& selector,
+                     std::vector<const nlohmann::json*>& out) {
       for (const auto& o : h.objects_) {
         if (o->resource != resource || (!ns.empty() && o->namespace_name != ns)) continue;
-        if (parsed->matches(labels_of(*o))) out.push_back(&o->object);
+        if (selector.matches(labels_of(*o))) out.push_back(&o->object);
       }
-      return true;
     };
     store.put = [&](nlohmann::json object) { h.replace_object(resource, std::move(object)); };
     store.remove = [&](std::string_view ns, std::string_view name) {
