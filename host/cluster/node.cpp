@@ -4,9 +4,13 @@
 
 namespace schedhost::cluster {
 
-Node::Node(nlohmann::json object) : json_(std::move(object)) {
-  const JsonField root(json_);
-  if (!json_.is_object()) root.fail("must be a mapping with metadata and status: fix the Node");
+Node::Node(nlohmann::json object)
+    : Node(std::make_shared<const nlohmann::json>(std::move(object))) {}
+
+Node::Node(std::shared_ptr<const nlohmann::json> object)
+    : json_(object ? std::move(object) : std::make_shared<const nlohmann::json>()) {
+  const JsonField root(*json_);
+  if (!json_->is_object()) root.fail("must be a mapping with metadata and status: fix the Node");
 
   if (auto metadata = root.member("metadata")) {
     name_ = string_member(*metadata, "name");

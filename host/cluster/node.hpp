@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,8 @@ class Node {
   // Builds from the object exactly as `kubectl get -o yaml` prints it (as JSON). Throws
   // ObjectError naming the first field it cannot accept.
   explicit Node(nlohmann::json object);
+  // The same from an object already shared (an informer's): it is kept, not copied.
+  explicit Node(std::shared_ptr<const nlohmann::json> object);
 
   const std::string& name() const { return name_; }
   // metadata.uid, or "uid-node-<name>" when unset.
@@ -50,14 +53,14 @@ class Node {
   const std::vector<Taint>& taints() const { return taints_; }
   const std::vector<NodeImage>& images() const { return images_; }
 
-  const nlohmann::json& json() const { return json_; }
+  const nlohmann::json& json() const { return *json_; }
   // As Pod::json_at: compact JSON by RFC 6901 pointer, cached, thread-safe.
   std::optional<std::string_view> json_at(std::string_view json_pointer) const {
-    return json_cache_.get(json_, json_pointer);
+    return json_cache_.get(*json_, json_pointer);
   }
 
  private:
-  nlohmann::json json_;
+  std::shared_ptr<const nlohmann::json> json_;  // as Pod's: shared, never null
   std::string name_;
   std::string uid_;
   bool unschedulable_ = false;

@@ -56,6 +56,9 @@ class Pod {
   // ObjectError naming the first field it cannot accept. default_namespace fills an unset
   // metadata.namespace ("default", like kubectl; upstream's unit tests use "").
   explicit Pod(nlohmann::json object, std::string_view default_namespace = "default");
+  // The same from an object already shared (an informer's): it is kept, not copied.
+  explicit Pod(std::shared_ptr<const nlohmann::json> object,
+               std::string_view default_namespace = "default");
 
   // A copy with spec.nodeName = node_name (in the JSON too) and a new generation.
   std::shared_ptr<const Pod> bound_to(std::string_view node_name) const;
@@ -122,16 +125,17 @@ class Pod {
   bool has_required_anti_affinity() const { return has_required_anti_affinity_; }
 
   // The object as given (only spec.nodeName changes, through bound_to).
-  const nlohmann::json& json() const { return json_; }
+  const nlohmann::json& json() const { return *json_; }
   // Compact JSON of the value at an RFC 6901 pointer ("" = the whole object); nullopt when the
   // pointer is malformed or names nothing. Cached per pointer; thread-safe; the view lives as
   // long as this Pod.
   std::optional<std::string_view> json_at(std::string_view json_pointer) const {
-    return json_cache_.get(json_, json_pointer);
+    return json_cache_.get(*json_, json_pointer);
   }
 
  private:
-  nlohmann::json json_;
+  // Shared with the informer's store in serve (one tree per object, not two); never null.
+  std::shared_ptr<const nlohmann::json> json_;
   // First, together: what spreading and affinity read for every existing pod on every node.
   std::string namespace_;
   StringMap labels_;

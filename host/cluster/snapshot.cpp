@@ -259,6 +259,12 @@ bool Snapshot::replace_pod(std::shared_ptr<const Pod> pod) {
   return true;
 }
 
+bool Snapshot::trim_journal() {
+  if (journal_.revision() <= std::max<uint64_t>(kJournalSlack, pod_node_.size())) return false;
+  journal_.restart();
+  return true;
+}
+
 void Snapshot::add_node(std::shared_ptr<const Node> node) {
   if (!node) throw std::invalid_argument("Snapshot: null node");
   if (node_index_.find(node->name()) != node_index_.end()) {

@@ -132,6 +132,13 @@ class Snapshot {
   // when no node has that name.
   bool remove_node(std::string_view name);
 
+  // Between cycles, for a snapshot that lives as long as the process (serve): a new journal
+  // timeline once the journal holds more changes than there are pods (and more than
+  // kJournalSlack), so it does not keep every pod ever placed alive. Plugins recount once per
+  // such restart, which the changes since the last one pay for. True when it restarted.
+  bool trim_journal();
+  static constexpr uint64_t kJournalSlack = 4096;
+
  private:
   struct Hash {
     using is_transparent = void;

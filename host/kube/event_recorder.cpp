@@ -117,7 +117,7 @@ std::string EventSeriesCache::key_of(const json& event) {
 }
 
 EventSeriesCache::Write EventSeriesCache::series_write(const std::string& key, const Entry& entry) {
-  Write write{Action::PatchSeries, key, entry.event};
+  Write write{Action::PatchSeries, key, json::parse(entry.event)};
   write.event["series"] = {{"count", entry.count},
                            {"lastObservedTime", format_micro_time(entry.last_observed)}};
   return write;
@@ -128,7 +128,7 @@ std::optional<EventSeriesCache::Write> EventSeriesCache::observe(const json& eve
   std::string key = key_of(event);
   const auto it = entries_.find(key);
   if (it == entries_.end()) {
-    entries_.emplace(key, Entry{event, now, 1, now});
+    entries_.emplace(key, Entry{event.dump(), now, 1, now});
     return Write{Action::Create, std::move(key), event};
   }
   Entry& entry = it->second;

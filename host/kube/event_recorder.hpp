@@ -92,7 +92,9 @@ class EventSeriesCache {
 
  private:
   struct Entry {
-    nlohmann::json event;  // the first occurrence, without series
+    // The first occurrence, without series, as compact JSON: most events are never repeated,
+    // and a tree would cost several times the text for each of them while it is cached.
+    std::string event;
     Clock::time_point event_time;
     int count = 1;
     Clock::time_point last_observed;

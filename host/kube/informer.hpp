@@ -8,6 +8,8 @@
 // - any other failure backs off (800 ms doubling to 30 s, with jitter) and retries, forever,
 //   logging each failure once.
 // Handlers run on the informer's own thread, one event at a time, in the server's order.
+// Objects are stored and handed over without metadata.managedFields (kube-scheduler's pod
+// informer drops them too; they take memory and no scheduling decision reads them).
 #pragma once
 
 #include <atomic>

@@ -165,6 +165,8 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
       ++it;
     }
   }
+  // The journal would otherwise keep every pod this process ever placed (and each assumed copy).
+  snapshot_.trim_journal();
   return out;
 }
 
@@ -210,7 +212,7 @@ void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
     }
     return;
   }
-  auto node = std::make_shared<const cluster::Node>(*c.object);
+  auto node = std::make_shared<const cluster::Node>(c.object);
   std::vector<schedhost_action_t> actions{SCHEDHOST_ACTION_ADD};
   std::shared_ptr<const cluster::Node> old_node;
   if (const cluster::NodeInfo* info = snapshot_.find(name)) {
@@ -256,14 +258,14 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
     if (snapshot_.remove(uid)) {
       ++out.pods;
       ClusterEvent e = framework::assigned_pod_event(SCHEDHOST_ACTION_DELETE);
-      e.old_pod = std::make_shared<const cluster::Pod>(*c.object);
+      e.old_pod = std::make_shared<const cluster::Pod>(c.object);
       out.events.push_back(std::move(e));
     }
     const std::string node = c.object->value("/spec/nodeName"_json_pointer, std::string());
     if (auto it = orphans_.find(node); it != orphans_.end()) it->second.erase(uid);
     return;
   }
-  auto pod = std::make_shared<const cluster::Pod>(*c.object);
+  auto pod = std::make_shared<const cluster::Pod>(c.object);
   const cluster::NodeInfo* placed_on = snapshot_.node_of_pod(uid);
   const bool was_assumed = assumed_.erase(uid) != 0;
   if (placed_on != nullptr && placed_on->name() == pod->node_name()) {

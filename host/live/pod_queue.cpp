@@ -91,7 +91,7 @@ void PodQueue::apply_pending() {
     }
     PodPtr pod;
     try {
-      pod = std::make_shared<const cluster::Pod>(*e.object);
+      pod = std::make_shared<const cluster::Pod>(e.object);
     } catch (const std::exception& ex) {
       spdlog::warn("queue: skipped pod {}: {}", kube::object_key(*e.object), ex.what());
       continue;

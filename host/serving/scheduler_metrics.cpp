@@ -200,8 +200,16 @@ void SchedulerMetrics::attempt(const std::string& profile, const std::string& re
   // Upstream's buckets: 1 ms doubling 15 times, to 16.384 s.
   static const auto kBuckets = exponential_buckets(0.001, 2, 15);
   std::lock_guard lock(mutex_);
-  attempts_.Add({{"profile", profile}, {"result", result}}).Increment();
-  attempt_duration_.Add({{"profile", profile}, {"result", result}}, kBuckets).Observe(seconds);
+  auto it =
+      attempt_series_.find(std::make_tuple(std::string_view(profile), std::string_view(result)));
+  if (it == attempt_series_.end()) {
+    const AttemptSeries series{
+        &attempts_.Add({{"profile", profile}, {"result", result}}),
+        &attempt_duration_.Add({{"profile", profile}, {"result", result}}, kBuckets)};
+    it = attempt_series_.emplace(std::make_tuple(profile, result), series).first;
+  }
+  it->second.count->Increment();
+  it->second.duration->Observe(seconds);
 }
 
 void SchedulerMetrics::scheduled_after(int attempts) {
@@ -219,12 +227,19 @@ void SchedulerMetrics::extension_point(const std::string& profile, std::string_v
                                        schedhost_code_t code, double seconds) {
   static const auto kBuckets = exponential_buckets(0.0001, 2, 12);
   std::lock_guard lock(mutex_);
-  extension_point_duration_
-      .Add({{"extension_point", std::string(point_label)},
-            {"profile", profile},
-            {"status", std::string(framework::code_name(code))}},
-           kBuckets)
-      .Observe(seconds);
+  auto it =
+      extension_point_series_.find(std::make_tuple(std::string_view(profile), point_label, code));
+  if (it == extension_point_series_.end()) {
+    prometheus::Histogram* series =
+        &extension_point_duration_.Add({{"extension_point", std::string(point_label)},
+                                        {"profile", profile},
+                                        {"status", std::string(framework::code_name(code))}},
+                                       kBuckets);
+    it = extension_point_series_
+             .emplace(std::make_tuple(profile, std::string(point_label), code), series)
+             .first;
+  }
+  it->second->Observe(seconds);
 }
 
 void SchedulerMetrics::plugin_execution(const std::string& plugin, std::string_view point_label,

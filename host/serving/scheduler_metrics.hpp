@@ -95,6 +95,16 @@ class SchedulerMetrics final : public framework::FrameworkMetrics, public schedu
   prometheus::Gauge& max_fds_;
   prometheus::Gauge& start_time_;
   std::map<std::pair<std::string, std::string>, std::uint64_t> incoming_seen_;
+  // Under mutex_: the series of the calls made for every pod, found by their label values
+  // (Family::Add builds, hashes and compares a label map on each call).
+  struct AttemptSeries {
+    prometheus::Counter* count;
+    prometheus::Histogram* duration;
+  };
+  std::map<std::tuple<std::string, std::string>, AttemptSeries, std::less<>> attempt_series_;
+  std::map<std::tuple<std::string, std::string, schedhost_code_t>, prometheus::Histogram*,
+           std::less<>>
+      extension_point_series_;
   double cpu_seen_ = 0;
 };
 

@@ -151,6 +151,32 @@ TEST(SnapshotTest, AssumeAndRemove) {
   EXPECT_EQ(snapshot.at(0).pods().size(), 1u);
 }
 
+TEST(SnapshotTest, TrimJournalStartsANewTimelineOnceTheJournalOutgrowsThePods) {
+  // A long-lived snapshot (serve) assumes, confirms and deletes pods for ever: without trimming,
+  // its journal would keep every pod it ever held.
+  Snapshot snapshot({node("a")}, {pod("p", "a")});
+  auto pending = pod("churn");
+  uint64_t id = snapshot.journal().id();
+  const std::weak_ptr<const Pod> first = snapshot.assume(*pending, "a");
+  snapshot.remove(pending->uid());
+  EXPECT_FALSE(first.expired());  // the journal holds it
+  // One pod placed, so the bound is the slack: 2 changes per round trip.
+  for (uint64_t k = 1; k < Snapshot::kJournalSlack / 2; ++k) {
+    snapshot.assume(*pending, "a");
+    snapshot.remove(pending->uid());
+  }
+  EXPECT_EQ(snapshot.journal().revision(), Snapshot::kJournalSlack);
+  EXPECT_FALSE(snapshot.trim_journal());  // at the bound, not past it
+  EXPECT_EQ(snapshot.journal().id(), id);
+  snapshot.assume(*pending, "a");
+  EXPECT_TRUE(snapshot.trim_journal());
+  EXPECT_NE(snapshot.journal().id(), id);
+  EXPECT_EQ(snapshot.journal().revision(), 0u);
+  EXPECT_TRUE(first.expired());                 // released with the old timeline
+  EXPECT_EQ(snapshot.at(0).pods().size(), 2u);  // the pods themselves stay placed
+  EXPECT_FALSE(snapshot.trim_journal());
+}
+
 TEST(SnapshotTest, CopiesAreIndependent) {
   Snapshot snapshot({node("a")}, {pod("p", "a")});
   Snapshot copy = snapshot;

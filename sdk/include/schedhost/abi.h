@@ -578,7 +578,8 @@ typedef struct schedhost_host_api {
    * than recount. The snapshot changes only between cycles: a pod is placed when it is assumed
    * (Reserve) or when the API server reports it (serve), and removed when it is unreserved,
    * evicted or deleted. When nodes change (serve: added, removed, relabelled) the snapshot gets a
-   * new id, with no changes yet.
+   * new id, with no changes yet; serve also gives it a new id, between cycles, once it holds more
+   * changes than pods (and more than 4096), so the list does not grow for ever.
    * snapshot_id: unique among the snapshots of this host process, never 0; data tagged with
    * another id is stale. snapshot_revision: how many changes there have been; change k
    * (0 <= k < revision) is read with snapshot_change_at. [call], and from the threads of a
