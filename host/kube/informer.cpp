@@ -8,17 +8,14 @@
 #include "kube/watch_decoder.hpp"
 
 namespace schedhost::kube {
-namespace {
-
-// The object as the store keeps it: without metadata.managedFields, as kube-scheduler's pod
-// informer keeps pods. Nothing a scheduler decides reads them, and they are often a third of an
-// object; dropping them here makes every copy and tree built from the object smaller.
-Object stored(nlohmann::json&& object) {
+Object stored_object(nlohmann::json&& object) {
   if (auto m = object.find("metadata"); m != object.end() && m->is_object()) {
     m->erase("managedFields");
   }
   return std::make_shared<const nlohmann::json>(std::move(object));
 }
+
+namespace {
 
 using Clock = std::chrono::steady_clock;
 
@@ -159,7 +156,7 @@ bool Informer::list_and_replace(const std::string& resource_version) {
       ++pages;
       for (nlohmann::json& item : page["items"]) {
         std::string key = object_key(item);
-        listed[std::move(key)] = stored(std::move(item));
+        listed[std::move(key)] = stored_object(std::move(item));
       }
       const nlohmann::json& meta = page["metadata"];
       list_version = meta.value("resourceVersion", list_version);
@@ -263,7 +260,7 @@ Informer::WatchEnd Informer::watch() {
       }
       default:
         ++events;
-        apply(event.type, stored(std::move(event.object)));
+        apply(event.type, stored_object(std::move(event.object)));
         return true;
     }
   };

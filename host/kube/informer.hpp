@@ -58,6 +58,11 @@ struct InformerStats {
   int bookmarks = 0;
 };
 
+// The object as an informer stores and hands it over: without metadata.managedFields. Nothing a
+// scheduler decides reads them and they are often a third of an object (kube-scheduler's pod
+// informer drops them too); every tree and copy built from the object is smaller for it.
+Object stored_object(nlohmann::json&& object);
+
 class Informer {
  public:
   Informer(ApiClient& client, Resource resource, InformerOptions options = {});

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kube/informer.hpp"
+
 namespace schedhost::live {
 namespace {
 
@@ -70,6 +72,26 @@ TEST(LiveCluster, TheInformersCopyConfirmsAnAssumedPodWithoutCountingItTwice) {
   EXPECT_EQ(requested_cpu(c, "n1"), 1000);
   EXPECT_FALSE(c.is_assumed("uid-p1"));
   EXPECT_EQ(c.snapshot().find("n1")->pods().size(), 1u);
+}
+
+TEST(LiveCluster, TheSnapshotSharesTheInformersObjectsWhichComeWithoutManagedFields) {
+  // One tree per object in serve: the informer's store and the snapshot hold the same one.
+  json with_fields = *pod("p1", "n1");
+  with_fields["metadata"]["managedFields"] = json::array({{{"manager", "kubectl"}}});
+  const kube::Object stored = kube::stored_object(std::move(with_fields));
+  EXPECT_FALSE((*stored)["metadata"].contains("managedFields"));
+  EXPECT_EQ((*stored)["metadata"]["uid"], "uid-p1");  // the rest as it was
+  const kube::Object stored_node = kube::stored_object(json(*node("n1")));
+
+  LiveCluster c;
+  c.node_handler().on_add(stored_node, true);
+  c.assigned_pod_handler().on_add(stored, true);
+  c.apply_pending();
+  const cluster::NodeInfo* n1 = c.snapshot().find("n1");
+  ASSERT_NE(n1, nullptr);
+  EXPECT_EQ(&n1->node().json(), stored_node.get());
+  ASSERT_EQ(n1->pods().size(), 1u);
+  EXPECT_EQ(&n1->pods()[0]->json(), stored.get());
 }
 
 TEST(LiveCluster, AnAssumedPodBoundElsewhereMovesToTheNodeTheServerNames) {
