@@ -10,7 +10,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: schedhost-bench-live [--quick] [--workload NAME]... [--scheduler "
     "schedhost|kube-scheduler|bind-only]... [--nodes N] [--init N] [--measured N] "
-    "[--connections N] [--stall-seconds N] [--out FILE] [--perf DIR] [--list] [--help]\n";
+    "[--connections N] [--stall-seconds N] [--repeat N] [--out FILE] [--perf DIR] [--list] "
+    "[--help]\n";
 
 [[noreturn]] void usage_error(const std::string& problem) {
   std::cerr << "error: " << problem << "\n" << kUsage;
@@ -59,6 +60,9 @@ LiveOptions parse_live_options(int argc, char** argv) {
       if (o.connections == 0) usage_error("--connections must be at least 1");
     } else if (a == "--stall-seconds") {
       o.stall_seconds = count_value(a, value());
+    } else if (a == "--repeat") {
+      o.repeat = count_value(a, value());
+      if (o.repeat == 0) usage_error("--repeat must be at least 1");
     } else if (a == "--out") {
       o.out = value();
     } else if (a == "--list") {
@@ -70,7 +74,8 @@ LiveOptions parse_live_options(int argc, char** argv) {
                    "found), and for some workloads with the generator binding pods itself; prints "
                    "one table and writes bench/results/live-<UTC date-time>.json. --quick: one "
                    "small SchedulingBasic workload. --workload picks the workloads whose name "
-                   "contains NAME (see --list).\n";
+                   "contains NAME (see --list). --repeat N: N rounds of each workload, the "
+                   "schedulers alternating, and the median of each figure in the table.\n";
       std::exit(0);
     } else {
       usage_error("unknown argument " + std::string(a));

@@ -15,6 +15,9 @@ struct LiveOptions {
   std::optional<std::size_t> nodes, init, measured;  // override the selected workloads' counts
   std::size_t connections = 8;                       // --connections N
   std::size_t stall_seconds = 120;                   // --stall-seconds N
+  // --repeat N: each workload N rounds, the schedulers in turn (reversed every other round, so
+  // a machine getting slower or faster favours none); the table shows each figure's median.
+  std::size_t repeat = 1;
   std::string out;       // --out FILE; default bench/results/live-<UTC date-time>.json
   std::string perf_dir;  // --perf DIR: `perf record -g` on the scheduler over each window
   bool list = false;

@@ -1,8 +1,10 @@
 #include "live_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace schedhost_live_bench {
@@ -100,6 +102,57 @@ void print_live_table(std::ostream& out, const json& rows) {
     const json* theirs = find_row(rows, workload, "kube-scheduler");
     if (ours != nullptr && theirs != nullptr) print_ratio(out, workload, *ours, *theirs);
   }
+}
+
+json median_rows(const json& runs) {
+  // The figures the table shows, as JSON pointers into a row.
+  static const char* const kFigures[] = {"/pods_per_s",
+                                         "/throughput/average",
+                                         "/throughput/p50",
+                                         "/throughput/p90",
+                                         "/throughput/p99",
+                                         "/latency_p50_ms",
+                                         "/latency_p99_ms",
+                                         "/scheduler_cpu_s",
+                                         "/scheduler_cpu_ms_per_pod",
+                                         "/scheduler_peak_rss_mib",
+                                         "/apiserver_cpu_s",
+                                         "/requests_per_pod",
+                                         "/requests_per_unschedulable_pod"};
+  json out = json::array();
+  std::vector<std::pair<std::string, std::string>> seen;
+  for (const json& first : runs) {
+    const std::pair<std::string, std::string> key{first.value("workload", ""),
+                                                  first.value("scheduler", "")};
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    seen.push_back(key);
+    std::vector<const json*> ok;
+    for (const json& r : runs) {
+      if (r.value("workload", "") == key.first && r.value("scheduler", "") == key.second &&
+          !r.contains("error")) {
+        ok.push_back(&r);
+      }
+    }
+    if (ok.empty()) {
+      out.push_back(first);
+      continue;
+    }
+    json row = *ok.front();
+    row["runs"] = ok.size();
+    for (const char* figure : kFigures) {
+      const json::json_pointer at(figure);
+      std::vector<double> values;
+      for (const json* r : ok) {
+        if (r->contains(at) && (*r)[at].is_number()) values.push_back((*r)[at].get<double>());
+      }
+      if (values.empty()) continue;
+      std::sort(values.begin(), values.end());
+      const std::size_t n = values.size();
+      row[at] = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
 }
 
 void print_live_notes(std::ostream& out) {

@@ -12,6 +12,11 @@ namespace schedhost_live_bench {
 // rows: as run_live() returns them, or {workload, scheduler, error} for a run that failed.
 void print_live_table(std::ostream& out, const nlohmann::json& rows);
 
+// One row per workload and scheduler from several runs of each (rows as run_live() returns
+// them, in run order): each figure of the table is the median of the runs that did not fail,
+// and "runs" counts them. A pair whose runs all failed keeps its first error.
+nlohmann::json median_rows(const nlohmann::json& runs);
+
 // What each column means, under the table.
 void print_live_notes(std::ostream& out);
 

@@ -4,6 +4,7 @@
 // workloads also the generator binding pods itself, the ceiling the API server allows. One
 // table on stdout (with the ratio schedhost / kube-scheduler), the rows in
 // bench/results/live-<UTC date-time>.json.
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -105,27 +106,40 @@ int main(int argc, char** argv) {
   settings.stall_limit = std::chrono::seconds(options.stall_seconds);
   settings.perf_dir = options.perf_dir;
   if (!options.perf_dir.empty()) fs::create_directories(options.perf_dir);
+  nlohmann::json runs = nlohmann::json::array();
   for (const live::LiveWorkload& w : workloads) {
     std::vector<live::SchedulerKind> kinds = {live::SchedulerKind::kSchedhost};
     if (have_kube_scheduler) kinds.push_back(live::SchedulerKind::kKubeScheduler);
     if (w.bind_only_baseline) kinds.push_back(live::SchedulerKind::kBindOnly);
-    for (const live::SchedulerKind kind : kinds) {
-      if (!wanted(kind, options)) continue;
-      nlohmann::json row;
-      try {
-        row = live::run_live(w, kind, *binaries, settings, std::cerr);
-      } catch (const std::exception& e) {
-        std::cerr << w.name << " " << live::scheduler_name(kind) << ": " << e.what() << "\n";
-        row = {
-            {"workload", w.name}, {"scheduler", live::scheduler_name(kind)}, {"error", e.what()}};
+    for (std::size_t round = 1; round <= options.repeat; ++round) {
+      std::vector<live::SchedulerKind> order = kinds;
+      if (round % 2 == 0) std::reverse(order.begin(), order.end());
+      for (const live::SchedulerKind kind : order) {
+        if (!wanted(kind, options)) continue;
+        nlohmann::json row;
+        try {
+          row = live::run_live(w, kind, *binaries, settings, std::cerr);
+        } catch (const std::exception& e) {
+          std::cerr << w.name << " " << live::scheduler_name(kind) << ": " << e.what() << "\n";
+          row = {
+              {"workload", w.name}, {"scheduler", live::scheduler_name(kind)}, {"error", e.what()}};
+        }
+        row["round"] = round;
+        runs.push_back(std::move(row));
       }
-      results["rows"].push_back(std::move(row));
     }
   }
+  // One row per workload and scheduler: the run itself, or the medians of its rounds.
+  results["rows"] = options.repeat > 1 ? live::median_rows(runs) : runs;
+  if (options.repeat > 1) results["runs"] = runs;
   results["machine_after"] = {
       {"load_average", schedhost_bench::describe_machine()["load_average"]}};
 
   std::cout << "\n";
+  if (options.repeat > 1) {
+    std::cout << "Each row: the median of " << options.repeat
+              << " rounds (the schedulers in turn, in reverse every other round).\n\n";
+  }
   live::print_live_table(std::cout, results["rows"]);
   live::print_live_notes(std::cout);
   const fs::path out = options.out.empty()
@@ -135,7 +149,7 @@ int main(int argc, char** argv) {
   if (out.has_parent_path()) fs::create_directories(out.parent_path());
   std::ofstream(out) << results.dump(2) << "\n";
   std::cout << "results: " << out.string() << "\n";
-  for (const auto& row : results["rows"]) {
+  for (const auto& row : runs) {
     if (row.contains("error")) return 1;
   }
   return 0;

@@ -6,6 +6,8 @@
 
 #include <prometheus/text_serializer.h>
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -242,12 +244,38 @@ void SchedulerMetrics::extension_point(const std::string& profile, std::string_v
   it->second->Observe(seconds);
 }
 
+std::uint64_t SchedulerMetrics::new_id() {
+  static std::atomic<std::uint64_t> last{0};
+  return ++last;
+}
+
 void SchedulerMetrics::plugin_execution(const std::string& plugin, std::string_view point_label,
                                         schedhost_code_t code, double seconds) {
+  // A small direct-mapped cache per thread: a sampled cycle records hundreds of calls per pod,
+  // mostly the same few (plugin, point, code) in turn. An entry names the metrics object by its
+  // id, never reused, so one destroyed cannot be mistaken for a new one at the same address.
+  struct Cached {
+    std::uint64_t owner = 0;
+    std::string plugin;
+    std::string point;
+    schedhost_code_t code{};
+    prometheus::Histogram* series = nullptr;
+  };
+  thread_local std::array<Cached, 64> cache;
+  Cached& slot =
+      cache[(std::hash<std::string_view>{}(plugin) ^ std::hash<std::string_view>{}(point_label)*31 ^
+             static_cast<std::size_t>(code)) %
+            cache.size()];
+  if (slot.owner == id_ && slot.code == code && slot.point == point_label &&
+      slot.plugin == plugin) {
+    slot.series->Observe(seconds);
+    return;
+  }
   const auto key = std::make_tuple(std::string_view(plugin), point_label, code);
   {
     std::shared_lock lock(plugin_series_mutex_);
     if (auto it = plugin_series_.find(key); it != plugin_series_.end()) {
+      slot = {id_, plugin, std::string(point_label), code, it->second};
       it->second->Observe(seconds);
       return;
     }
@@ -263,6 +291,7 @@ void SchedulerMetrics::plugin_execution(const std::string& plugin, std::string_v
   }
   std::unique_lock lock(plugin_series_mutex_);
   plugin_series_.emplace(std::make_tuple(plugin, std::string(point_label), code), series);
+  slot = {id_, plugin, std::string(point_label), code, series};
   series->Observe(seconds);
 }
 

@@ -80,8 +80,12 @@ class SchedulerMetrics final : public framework::FrameworkMetrics, public schedu
   prometheus::Family<prometheus::Counter>& plugin_faults_;
   prometheus::Family<prometheus::Counter>& batch_attempts_;
   prometheus::Family<prometheus::Counter>& batch_flushes_;
-  // plugin_execution runs on every Filter and Score thread: its series are looked up under a
-  // shared lock, and created (once each) under the exclusive one.
+  // plugin_execution runs for every node and plugin of a sampled cycle, on every Filter and Score
+  // thread: each thread remembers the series it used last (plugin_execution's cache, keyed by
+  // this object's id_); a miss looks the series up under a shared lock, and creates it (once)
+  // under the exclusive one.
+  static std::uint64_t new_id();
+  const std::uint64_t id_ = new_id();
   std::shared_mutex plugin_series_mutex_;
   std::map<std::tuple<std::string, std::string, schedhost_code_t>, prometheus::Histogram*,
            std::less<>>

@@ -366,6 +366,43 @@ TEST(PluginMetricsEndToEnd, WhatAPluginRecordsInFilterIsServedExactly) {
   }
 }
 
+// scheduler_plugin_execution_duration_seconds, which each thread finds through a cache of its
+// own: every (plugin, point, status) counts in its own series and on its own metrics object, also
+// for a metrics object made where a destroyed one was, from several threads.
+TEST(SchedulerMetrics, EachPluginExecutionCountsInItsOwnSeries) {
+  const auto count = [](const std::string& text, const std::string& point,
+                        const std::string& plugin, const std::string& status) {
+    const std::string prefix =
+        "scheduler_plugin_execution_duration_seconds_count{extension_point=\"" + point +
+        "\",plugin=\"" + plugin + "\",status=\"" + status + "\"} ";
+    const std::size_t at = text.find(prefix);
+    return at == std::string::npos ? -1 : std::stoi(text.substr(at + prefix.size()));
+  };
+  for (int round = 1; round <= 3; ++round) {
+    serving::SchedulerMetrics metrics;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t) {
+      threads.emplace_back([&metrics, round] {
+        for (int k = 0; k < round; ++k) {
+          metrics.plugin_execution("NodeResourcesFit", "Filter", SCHEDHOST_SUCCESS, 0.001);
+          metrics.plugin_execution("NodeResourcesFit", "Filter", SCHEDHOST_UNSCHEDULABLE, 0.001);
+          metrics.plugin_execution("NodeAffinity", "Filter", SCHEDHOST_SUCCESS, 0.001);
+          metrics.plugin_execution("NodeResourcesFit", "Score", SCHEDHOST_SUCCESS, 0.001);
+          metrics.plugin_execution("NodeResourcesFit", "Filter", SCHEDHOST_SUCCESS, 0.001);
+        }
+      });
+    }
+    for (std::thread& t : threads)
+      t.join();
+    const std::string text = metrics.scrape();
+    EXPECT_EQ(count(text, "Filter", "NodeResourcesFit", "Success"), 4 * round) << round;
+    EXPECT_EQ(count(text, "Filter", "NodeResourcesFit", "Unschedulable"), 2 * round) << round;
+    EXPECT_EQ(count(text, "Filter", "NodeAffinity", "Success"), 2 * round) << round;
+    EXPECT_EQ(count(text, "Score", "NodeResourcesFit", "Success"), 2 * round) << round;
+    EXPECT_EQ(count(text, "Score", "NodeAffinity", "Success"), -1) << round;
+  }
+}
+
 TEST(PluginMetricsEndToEnd, APluginFindsOnlyTheMetricsItDeclared) {
   ASSERT_NE(framework::host_api()->metric_id, nullptr)
       << "the host API table has no metric_id: make_table() must call fill_metric_functions(t)";
