@@ -63,12 +63,14 @@ bench: deps
 	  --benchmark_out=bench/results/micro-$$(date -u +%Y-%m-%dT%H%M%SZ).json --benchmark_out_format=json
 
 # schedhost serve against kube-scheduler through a real API server and etcd (docs/benchmarks.md,
-# "Live"); QUICK=1: one small workload, about 3 minutes.
+# "Live"): each workload REPEAT times (default 3, about 17 minutes; this machine's noise makes
+# single runs mislead), the table of medians. QUICK=1: one small workload, once, about 3 minutes.
+REPEAT ?= 3
 bench-live: deps controlplane
 	@cmake -S . -B $(BENCH_BUILD) $(call generator,$(BENCH_BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDHOST_BUILD_BENCH=ON \
 	  -DSCHEDHOST_CONTROLPLANE_DIR=$(CONTROLPLANE_DIR) $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target schedhost-bench-live schedhost schedhost_plugins
-	@$(BENCH_BUILD)/bin/schedhost-bench-live $(if $(filter 1,$(QUICK)),--quick)
+	@$(BENCH_BUILD)/bin/schedhost-bench-live $(if $(filter 1,$(QUICK)),--quick,--repeat $(REPEAT))
 
 # Sanitizer runs of the whole test suite, each in its own build tree.
 asan:
