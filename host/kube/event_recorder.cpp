@@ -1,14 +1,13 @@
 #include "kube/event_recorder.hpp"
 
-#include <functional>
-#include <optional>
-
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <functional>
+#include <optional>
 #include <random>
 
 #include "kube/json_text.hpp"
@@ -125,11 +124,15 @@ EventSeriesCache::Write EventSeriesCache::series_write(const std::string& key, c
 
 std::optional<EventSeriesCache::Write> EventSeriesCache::observe(const json& event,
                                                                  WallClock::time_point now) {
-  std::string key = key_of(event);
+  return observe(json(event), key_of(event), now);
+}
+
+std::optional<EventSeriesCache::Write> EventSeriesCache::observe(json&& event, std::string key,
+                                                                 WallClock::time_point now) {
   const auto it = entries_.find(key);
   if (it == entries_.end()) {
     entries_.emplace(key, Entry{event.dump(), now, 1, now});
-    return Write{Action::Create, std::move(key), event};
+    return Write{Action::Create, std::move(key), std::move(event)};
   }
   Entry& entry = it->second;
   ++entry.count;
@@ -193,14 +196,15 @@ void EventRecorder::record(const json& regarding_pod, std::string_view type,
   json event =
       make_event(regarding_pod, related, type, reason, action, truncate_note(valid_utf8(note)),
                  reporting_controller, reporting_instance, now);
-  const std::size_t lane = lane_of(event);  // outside the lock: it builds the series key
+  std::string key = EventSeriesCache::key_of(event);  // outside the lock, once per event
+  const std::size_t lane = lane_of(key);
   {
     std::lock_guard lock(mutex_);
     if (stopping_ || queue_.size() >= options_.queue_capacity) {
       ++stats_.dropped;
       return;
     }
-    queue_.push_back({std::move(event), now, lane});
+    queue_.push_back({std::move(event), now, std::move(key), lane});
   }
   wake_.notify_one();
 }
@@ -260,7 +264,7 @@ void EventRecorder::run() {
     const bool finish_due = Steady::now() >= next_finish;
     busy_ = true;
     lock.unlock();
-    if (item) handle(*item);
+    if (item) handle(std::move(*item));
     // Periods count from the end of the last run, as wait.Until's do.
     if (refresh_due) {
       refresh_series();
@@ -292,8 +296,9 @@ void EventRecorder::write_lane(std::size_t lane) {
   }
 }
 
-void EventRecorder::handle(const Queued& item) {
-  std::optional<EventSeriesCache::Write> write = cache_.observe(item.event, item.at);
+void EventRecorder::handle(Queued&& item) {
+  std::optional<EventSeriesCache::Write> write =
+      cache_.observe(std::move(item.event), std::move(item.key), item.at);
   if (!write) {
     count(&EventRecorderStats::counted);
     return;
@@ -307,8 +312,8 @@ void EventRecorder::handle(const Queued& item) {
   written_.notify_all();
 }
 
-std::size_t EventRecorder::lane_of(const json& event) const {
-  return std::hash<std::string>{}(EventSeriesCache::key_of(event)) % lanes_.size();
+std::size_t EventRecorder::lane_of(const std::string& key) const {
+  return std::hash<std::string>{}(key) % lanes_.size();
 }
 
 void EventRecorder::write_with_retries(const EventSeriesCache::Write& write) {

@@ -77,6 +77,8 @@ class EventSeriesCache {
   // One occurrence at now: Create for the first, PatchSeries (count 2) for the second, nullopt
   // for later ones, only counted.
   std::optional<Write> observe(const nlohmann::json& event, Clock::time_point now);
+  // The same for an event whose key_of the caller has already built; a Create takes the event.
+  std::optional<Write> observe(nlohmann::json&& event, std::string key, Clock::time_point now);
   // The periodic refresh: a PatchSeries for every series, with its current count.
   std::vector<Write> refresh() const;
   // The periodic finish: forgets single events that happened more than idle before now, and
@@ -150,16 +152,17 @@ class EventRecorder {
   struct Queued {
     nlohmann::json event;
     EventSeriesCache::Clock::time_point at;
-    std::size_t lane;  // lane_of(event), computed once by record()
+    std::string key;   // EventSeriesCache::key_of(event), built once by record()
+    std::size_t lane;  // the writer of that series: lane_of(key)
   };
   enum class Outcome { Done, Failed, Retry };
 
   void run();
-  void handle(const Queued& item);
+  void handle(Queued&& item);
   // A writer thread: the writes of its lane, in order.
   void write_lane(std::size_t lane);
-  // The writer of the event's series.
-  std::size_t lane_of(const nlohmann::json& event) const;
+  // The writer of the series with that key.
+  std::size_t lane_of(const std::string& key) const;
   void write_with_retries(const EventSeriesCache::Write& write);
   Outcome write_once(const EventSeriesCache::Write& write);
   void refresh_series();
