@@ -25,6 +25,7 @@
 #include "cluster/object_error.hpp"
 #include "cluster/object_kinds.hpp"
 #include "cluster/pod_creation.hpp"
+#include "cluster/premade_objects.hpp"
 #include "cluster/yaml_documents.hpp"
 #include "cluster/yaml_file_positions.hpp"
 #include "cluster/yaml_json_reader.hpp"
@@ -173,9 +174,20 @@ class ClusterBuilder {
     if (!read_error_) read_error_ = std::move(err);
   }
 
-  Cluster build() {
+  // Starts making the Pods and Nodes read so far on another thread (PremadeObjects); build()
+  // takes them. Nothing may be read after this.
+  void premake() {
+    std::vector<nlohmann::json*> values;
+    values.reserve(documents_.size());
     for (Document& d : documents_)
-      add_document(std::move(d.value), d.ref, d.label, "");
+      values.push_back(&d.value);
+    premade_.start(values);
+  }
+
+  Cluster build() {
+    premade_.finish();
+    for (Document& d : documents_)
+      add_document(std::move(d.value), d.ref, d.label, "", premade_.find(&d.value));
     documents_.clear();
     if (read_error_) std::rethrow_exception(read_error_);
     std::erase_if(cluster_.running_pods, [this](const std::shared_ptr<const Pod>& pod) {
@@ -250,15 +262,19 @@ class ClusterBuilder {
 
   // `label` names the value for messages ("document 2", "items[3]"); a typed list (PodList)
   // passes the kind its items may leave out.
+  // `made`: the object premade from this value (which was then moved out of `object`).
   void add_document(nlohmann::json object, const ObjectRef& ref, const std::string& label,
-                    const std::string& implied_kind) {
-    if (!object.is_object()) {
-      throw InputError(ref.location() + ": " + label + " is " + json_type_name(object, "empty") +
+                    const std::string& implied_kind, const PremadeObjects::Made* made = nullptr) {
+    // A premade value was moved out of `object`: the checks read its JSON where it went. It is a
+    // Pod or a Node (never a list) by the same reading of its kind.
+    const nlohmann::json& seen = made != nullptr ? *made->tree : object;
+    if (!seen.is_object()) {
+      throw InputError(ref.location() + ": " + label + " is " + json_type_name(seen, "empty") +
                        ", not a Kubernetes object: write a mapping with apiVersion, kind and "
                        "metadata");
     }
     std::string kind = implied_kind;
-    if (const nlohmann::json* field = member(object, "kind")) {
+    if (const nlohmann::json* field = member(seen, "kind")) {
       if (!field->is_string()) {
         throw InputError(ref.location("/kind") + ": kind must be a string, not " +
                          json_type_name(*field, "empty") + ": write kind: Pod or kind: Node");
@@ -267,35 +283,35 @@ class ClusterBuilder {
     }
     if (kind.empty()) {
       std::string what = label;
-      if (std::optional<std::string> name = object_name(object)) what = "object \"" + *name + "\"";
+      if (std::optional<std::string> name = object_name(seen)) what = "object \"" + *name + "\"";
       throw InputError(ref.location() + ": " + what +
                        " has no kind: add kind: Pod, kind: Node or kind: List");
     }
     // "List", or a typed list such as PodList (an object kind merely ending in "List" without
     // items, e.g. a custom resource, stays an object).
-    const bool typed_list = kind.size() > 4 && kind.ends_with("List") && object.contains("items");
-    if (kind == "List" || typed_list) {
+    const bool typed_list = kind.size() > 4 && kind.ends_with("List") && seen.contains("items");
+    if (made == nullptr && (kind == "List" || typed_list)) {
       add_list(std::move(object), ref, kind);
       return;
     }
 
-    std::optional<std::string> name = object_name(object);
+    std::optional<std::string> name = object_name(seen);
     if (!name) {
-      std::string field = member(object, "metadata") ? "/metadata" : "";
+      std::string field = member(seen, "metadata") ? "/metadata" : "";
       throw InputError(ref.location(field) + ": " + kind +
                        " has no metadata.name: add a name under metadata");
     }
     if (kind == "Pod" || kind == "Node" || kind == "Namespace") {
-      check_api_version(object, ref, kind, *name, {"v1"});
+      check_api_version(seen, ref, kind, *name, {"v1"});
     }
     if (kind == "Node") {
-      add_node(std::move(object), ref, *name);
+      add_node(std::move(object), ref, *name, made);
+    } else if (kind == "Pod") {
+      add_pod(std::move(object), ref, *name, made);
     } else if (kind == "Namespace") {
       add_namespace(std::move(object), ref, *name);
     } else if (kind == "PodDisruptionBudget") {
       add_pod_disruption_budget(std::move(object), ref, *name);
-    } else if (kind == "Pod") {
-      add_pod(std::move(object), ref, *name);
     } else if (const ObjectKind* modelled = find_object_kind(kind, api_version_of(object))) {
       add_object(*modelled, std::move(object), ref, *name);
     } else {
@@ -322,7 +338,7 @@ class ClusterBuilder {
     std::string implied = kind == "List" ? "" : kind.substr(0, kind.size() - 4);
     for (size_t i = 0; i < items->size(); ++i) {
       add_document(std::move((*items)[i]), ref.child("/items/" + std::to_string(i)),
-                   "items[" + std::to_string(i) + "]", implied);
+                   "items[" + std::to_string(i) + "]", implied, premade_.find(&(*items)[i]));
     }
   }
 
@@ -370,10 +386,17 @@ class ClusterBuilder {
     return "default";
   }
 
-  void add_node(nlohmann::json object, const ObjectRef& ref, const std::string& name) {
+  void add_node(nlohmann::json object, const ObjectRef& ref, const std::string& name,
+                const PremadeObjects::Made* made = nullptr) {
     std::shared_ptr<const Node> node;
     try {
-      node = std::make_shared<const Node>(std::move(object));
+      if (made == nullptr) {
+        node = std::make_shared<const Node>(std::move(object));
+      } else if (made->error) {
+        std::rethrow_exception(made->error);
+      } else {
+        node = made->node;
+      }
     } catch (const ObjectError& e) {
       throw InputError(ref.location(e.pointer()) + ": Node \"" + name + "\": " + e.what());
     }
@@ -447,16 +470,19 @@ class ClusterBuilder {
     cluster_.objects.push_back(std::move(built));
   }
 
-  void add_pod(nlohmann::json object, const ObjectRef& ref, const std::string& name) {
+  void add_pod(nlohmann::json object, const ObjectRef& ref, const std::string& name,
+               const PremadeObjects::Made* made = nullptr) {
     // Named from the JSON for errors raised before the Pod exists (namespace as Pod defaults it).
-    std::string ns = "default";
-    if (const nlohmann::json* value = member(object["metadata"], "namespace")) {
-      if (value->is_string() && !value->get<std::string>().empty()) ns = value->get<std::string>();
-    }
-    merge_affinity_label_keys(object);  // as the API server would have at creation
+    const std::string ns = made != nullptr ? made->pod_namespace : prepare_pod_object(object);
     std::shared_ptr<const Pod> pod;
     try {
-      pod = std::make_shared<const Pod>(std::move(object));
+      if (made == nullptr) {
+        pod = std::make_shared<const Pod>(std::move(object));
+      } else if (made->error) {
+        std::rethrow_exception(made->error);
+      } else {
+        pod = made->pod;
+      }
     } catch (const ObjectError& e) {
       throw InputError(ref.location(e.pointer()) + ": Pod \"" + ns + "/" + name +
                        "\": " + e.what());
@@ -485,6 +511,7 @@ class ClusterBuilder {
 
   YamlReader reader_;
   std::vector<Document> documents_;  // read, not yet built
+  PremadeObjects premade_;           // the Pods and Nodes of documents_, made ahead
   std::exception_ptr read_error_;    // the error that stopped reading, thrown by build()
   Cluster cluster_;
   std::unordered_map<std::string, Where> node_locations_;       // name -> where
@@ -541,6 +568,9 @@ ClusterReading::ClusterReading(const fs::path& path) {
   } catch (...) {
     builder->read_failed(std::current_exception());
   }
+  // Pods and Nodes are made from here on, while the caller does something else (run: loads the
+  // plugins); build() helps with the rest.
+  builder->premake();
   build_ = [builder] { return with_one_line_errors([&] { return builder->build(); }); };
 }
 
@@ -552,6 +582,7 @@ Cluster parse_cluster_text(std::string text, const std::string& file_name, YamlR
   return with_one_line_errors([&] {
     ClusterBuilder builder(reader);
     builder.read_text(file_name, [&] { return std::move(text); });
+    builder.premake();
     return builder.build();
   });
 }

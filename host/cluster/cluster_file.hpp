@@ -22,8 +22,9 @@ Cluster load_cluster(const std::filesystem::path& path);
 
 // load_cluster in two halves, for a caller that reads the files while it does something else
 // (run loads the plugins meanwhile). The constructor reads and parses every file and needs
-// nothing else; it never throws. build() makes the objects, which needs the kinds plugins
-// declare (object_kinds.hpp), and throws what load_cluster would, in the same order.
+// nothing else, then starts making the Pods and Nodes on a thread (cluster/premade_objects.hpp);
+// it never throws. build() makes the other objects, which needs the kinds plugins declare
+// (object_kinds.hpp), and throws what load_cluster would, in the same order.
 class ClusterReading {
  public:
   explicit ClusterReading(const std::filesystem::path& path);

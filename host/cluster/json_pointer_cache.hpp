@@ -29,8 +29,8 @@ class JsonPointerCache {
 
  private:
   mutable std::shared_mutex mutex_;
-  // nullopt entries remember misses, so a repeated miss is as cheap as a hit.
-  mutable std::map<std::string, std::optional<std::string>, std::less<>> entries_;
+  // Hits only: a miss is walked again, which costs about what finding it stored would.
+  mutable std::map<std::string, std::string, std::less<>> entries_;
 };
 
 }  // namespace schedhost::cluster

@@ -282,10 +282,9 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
     : Pod(std::make_shared<const nlohmann::json>(std::move(object)), default_namespace) {}
 
 Pod::Pod(std::shared_ptr<const nlohmann::json> object, std::string_view default_namespace)
-    : json_(object ? std::move(object) : std::make_shared<const nlohmann::json>()),
-      generation_(next_generation()) {
-  const JsonField root(*json_);
-  if (!json_->is_object()) root.fail("must be a mapping with metadata and spec: fix the Pod");
+    : json_(std::move(object)), generation_(next_generation()) {
+  const JsonField root(json_.get());
+  if (!json_.get().is_object()) root.fail("must be a mapping with metadata and spec: fix the Pod");
 
   if (auto metadata = root.member("metadata")) {
     name_ = string_member(*metadata, "name");
@@ -429,9 +428,7 @@ Pod::Pod(std::shared_ptr<const nlohmann::json> object, std::string_view default_
 
 std::shared_ptr<const Pod> Pod::bound_to(std::string_view node_name) const {
   auto pod = std::make_shared<Pod>(*this);  // the copy starts with an empty JSON cache
-  auto json = std::make_shared<nlohmann::json>(*json_);
-  (*json)["spec"]["nodeName"] = std::string(node_name);
-  pod->json_ = std::move(json);
+  pod->json_ = json_.with("spec", "nodeName", std::string(node_name));
   pod->node_name_ = std::string(node_name);
   pod->generation_ = next_generation();
   return pod;
@@ -439,9 +436,7 @@ std::shared_ptr<const Pod> Pod::bound_to(std::string_view node_name) const {
 
 std::shared_ptr<const Pod> Pod::nominated_to(std::string_view node_name) const {
   auto pod = std::make_shared<Pod>(*this);
-  auto json = std::make_shared<nlohmann::json>(*json_);
-  (*json)["status"]["nominatedNodeName"] = std::string(node_name);
-  pod->json_ = std::move(json);
+  pod->json_ = json_.with("status", "nominatedNodeName", std::string(node_name));
   pod->nominated_node_name_ = std::string(node_name);
   pod->generation_ = next_generation();
   return pod;

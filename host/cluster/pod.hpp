@@ -12,6 +12,7 @@
 
 #include "cluster/host_port.hpp"
 #include "cluster/json_pointer_cache.hpp"
+#include "cluster/patched_json.hpp"
 #include "cluster/resource_list.hpp"
 #include "cluster/string_map.hpp"
 
@@ -124,18 +125,19 @@ class Pod {
   bool has_resource_claims() const { return has_resource_claims_; }
   bool has_required_anti_affinity() const { return has_required_anti_affinity_; }
 
-  // The object as given (only spec.nodeName changes, through bound_to).
-  const nlohmann::json& json() const { return *json_; }
+  // The object as given, with spec.nodeName or status.nominatedNodeName set by bound_to and
+  // nominated_to (the tree is copied for that when first read).
+  const nlohmann::json& json() const { return json_.get(); }
   // Compact JSON of the value at an RFC 6901 pointer ("" = the whole object); nullopt when the
   // pointer is malformed or names nothing. Cached per pointer; thread-safe; the view lives as
   // long as this Pod.
   std::optional<std::string_view> json_at(std::string_view json_pointer) const {
-    return json_cache_.get(*json_, json_pointer);
+    return json_cache_.get(json_.get(), json_pointer);
   }
 
  private:
-  // Shared with the informer's store in serve (one tree per object, not two); never null.
-  std::shared_ptr<const nlohmann::json> json_;
+  // Shared with the informer's store in serve (one tree per object, not two).
+  PatchedJson json_;
   // First, together: what spreading and affinity read for every existing pod on every node.
   std::string namespace_;
   StringMap labels_;

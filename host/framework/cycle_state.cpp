@@ -1,10 +1,35 @@
 #include "framework/cycle_state.hpp"
 
+#include <cstdint>
+#include <cstring>
+
 #include "framework/plugin_call_record.hpp"
 #include "loader/abi_layout.hpp"
 
 namespace schedhost::framework {
 namespace {
+
+// Keys are short ("PreFilterNodeResourcesFit"), read once per plugin and node, and nearly always
+// equal: compared eight bytes at a time inline, where std::string's == called the library's
+// memcmp (5 % of a 5000-node replay).
+bool same_key(const std::string& stored, std::string_view key) {
+  const std::size_t n = stored.size();
+  if (key.size() != n) return false;
+  const char* a = stored.data();
+  const char* b = key.data();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x = 0;
+    std::uint64_t y = 0;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
 
 // The ops as this host reads them: NULL functions when the plugin's struct is too short.
 schedhost_state_ops_t read_ops(const schedhost_state_ops_t* ops) {
@@ -60,7 +85,7 @@ void* CycleState::read(std::string_view key, const schedhost_state_ops_t* ops) c
   // and this key": comparing the ops pointer first skips most string compares (Score reads its
   // PreScore state once per node).
   for (const Entry& e : entries_) {
-    if (e.ops == ops && e.key == key) return e.value.get();
+    if (e.ops == ops && same_key(e.key, key)) return e.value.get();
   }
   return nullptr;
 }

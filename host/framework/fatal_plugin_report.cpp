@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "cluster/node_info.hpp"
 #include "cluster/pod.hpp"
 #include "framework/plugin_call_record.hpp"
 #include "loader/plugin_definition.hpp"
@@ -95,7 +96,7 @@ void where(Line& line, const PluginCallRecord& r) {
   if (r.pod != nullptr) {
     line << " for pod " << r.pod->namespace_name().c_str() << "/" << r.pod->name().c_str();
   }
-  if (r.node != nullptr) line << " on node " << r.node->c_str();
+  if (const std::string* node = call_node_name(r)) line << " on node " << node->c_str();
 }
 
 void on_fatal_signal(int signal, siginfo_t* info, void* /*context*/) {
@@ -171,6 +172,11 @@ struct SignalStack {
 };
 
 }  // namespace
+
+const std::string* call_node_name(const PluginCallRecord& record) {
+  if (record.node != nullptr) return record.node;
+  return record.node_info != nullptr ? &record.node_info->name() : nullptr;
+}
 
 void ensure_signal_stack() {
   if (detail::signal_stack_ready) return;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <utility>
 
@@ -13,6 +14,7 @@
 #include "common/plugin_search.hpp"
 #include "framework/call.hpp"
 #include "framework/hook_activity.hpp"
+#include "framework/hook_loop.hpp"
 #include "framework/post_filter_scope.hpp"
 
 namespace schedhost::framework {
@@ -147,12 +149,18 @@ schedhost_code_t code_of(const std::optional<std::string>& signature) {
 
 template <class Hook>
 schedhost_code_t Framework::invoke(Call& c, const PluginInstance& plugin, const CallSite& site,
-                                   bool sampled, Hook&& hook) const {
+                                   bool sampled, Hook&& hook, HookLoop* loop) const {
   c.reset(plugin.name());
   // Every hook may record Events (ABI 1.9 record_event) but sign_pod.
   c.set_events(std::string_view(site.hook) == "Sign" ? nullptr : events_);
-  const HookActivity::Scope activity(plugin.definition(), site.hook);
-  const PluginCallScope scope(plugin.definition(), site);
+  std::optional<HookActivity::Scope> activity;
+  std::optional<PluginCallScope> scope;
+  if (loop != nullptr) {
+    loop->enter(plugin.definition());
+  } else {
+    activity.emplace(plugin.definition(), site.hook);
+    scope.emplace(plugin.definition(), site);
+  }
   if (!sampled) return hook(plugin.vtable(), plugin.self(), c.handle());
   const auto start = std::chrono::steady_clock::now();
   const schedhost_code_t code = hook(plugin.vtable(), plugin.self(), c.handle());
@@ -318,14 +326,18 @@ PreFilterOutcome Framework::run_pre_filter(CycleContext& cycle, const Pod& pod) 
 Status Framework::run_filter(const CycleContext& cycle, const Pod& pod,
                              const NodeInfo& node) const {
   Call c(snapshot_, {}, waiting_pods_);
+  const CallSite site{"Filter", &pod, nullptr, &node};
+  std::optional<HookLoop> loop;
   for (const Enabled& e : points_[index(ExtensionPoint::Filter)]) {
     if (cycle.skip_filter[e.instance]) continue;
     const PluginInstance& p = plugin(e);
-    const schedhost_code_t code =
-        invoke(c, p, {"Filter", &pod, &node.name()}, cycle.sample_plugin_metrics,
-               [&](const auto& v, void* self, schedhost_call_t* h) {
-                 return v.filter(self, h, cycle.state.handle(), handle(pod), handle(node));
-               });
+    if (!loop) loop.emplace(p.definition(), site);
+    const schedhost_code_t code = invoke(
+        c, p, site, cycle.sample_plugin_metrics,
+        [&](const auto& v, void* self, schedhost_call_t* h) {
+          return v.filter(self, h, cycle.state.handle(), handle(pod), handle(node));
+        },
+        &*loop);
     if (code == SCHEDHOST_SUCCESS) continue;
     Status s = to_status(c, p, code);
     if (s.rejected()) return s;
@@ -491,17 +503,20 @@ ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
     // Every (plugin, node) pair in parallel; the cycle state is read-only meanwhile.
     cycle.state.set_read_only(true);
     // Per node, every scorer in turn: the node's data is loaded once for all of them.
-    parallelizer.until(nodes.size(), [&](std::size_t ni) {
+    parallelizer.until(scorers.empty() ? 0 : nodes.size(), [&](std::size_t ni) {
       Call c(snapshot_, {}, waiting_pods_);
+      const CallSite site{"Score", &pod, nullptr, nodes[ni]};
+      HookLoop loop(plugin(*scorers.front()).definition(), site);
       for (std::size_t pi = 0; pi < scorers.size(); ++pi) {
         const PluginInstance& p = plugin(*scorers[pi]);
         std::int64_t score = 0;
-        const schedhost_code_t code =
-            invoke(c, p, {"Score", &pod, &nodes[ni]->name()}, cycle.sample_plugin_metrics,
-                   [&](const auto& v, void* self, schedhost_call_t* h) {
-                     return v.score(self, h, cycle.state.handle(), handle(pod), handle(*nodes[ni]),
-                                    &score);
-                   });
+        const schedhost_code_t code = invoke(
+            c, p, site, cycle.sample_plugin_metrics,
+            [&](const auto& v, void* self, schedhost_call_t* h) {
+              return v.score(self, h, cycle.state.handle(), handle(pod), handle(*nodes[ni]),
+                             &score);
+            },
+            &loop);
         out.scores[pi][ni] = score;
         if (code == SCHEDHOST_SUCCESS) continue;
         Status s = to_status(c, p, code);
@@ -519,13 +534,21 @@ ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
       return out;
     }
 
+    // The node names NormalizeScore gets, read once for every plugin that normalizes.
+    std::vector<schedhost_str_t> names;
+    std::vector<schedhost_node_score_t> list;
     for (std::size_t pi = 0; pi < scorers.size(); ++pi) {
       const PluginInstance& p = plugin(*scorers[pi]);
       out.plugins.push_back(p.name());
       if (p.vtable().normalize_score != nullptr) {
-        std::vector<schedhost_node_score_t> list(nodes.size());
+        if (names.empty()) {
+          names.reserve(nodes.size());
+          for (const NodeInfo* node : nodes)
+            names.push_back(str(node->name()));
+        }
+        list.resize(nodes.size());
         for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
-          list[ni] = {str(nodes[ni]->name()), out.scores[pi][ni]};
+          list[ni] = {names[ni], out.scores[pi][ni]};
         }
         Status s = call(p, {"NormalizeScore", &pod}, cycle.sample_plugin_metrics,
                         [&](const auto& v, void* self, schedhost_call_t* h) {
@@ -537,8 +560,8 @@ ScoreOutcome Framework::run_score(CycleContext& cycle, const Pod& pod,
           return out;
         }
         for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
-          const std::string& name = nodes[ni]->name();
-          if (list[ni].node_name.data != name.data() || list[ni].node_name.len != name.size()) {
+          if (list[ni].node_name.data != names[ni].data ||
+              list[ni].node_name.len != names[ni].len) {
             fault(p, PluginFault::BadNodeList);
             out.status = Status::error("plugin " + in_quotes(p.name()) +
                                            " changed the node list in NormalizeScore: it may only "

@@ -37,6 +37,8 @@
 
 namespace schedhost::framework {
 
+class HookLoop;
+
 class Call;
 
 // What one scheduling attempt of one pod keeps besides the plugins' CycleState.
@@ -196,9 +198,11 @@ class Framework {
   Status call(const PluginInstance& plugin, const CallSite& site, bool sampled, Hook&& hook) const;
   // The per-node paths: call c, reset for this plugin, and the raw code. A SUCCESS (almost every
   // call) then costs no Status; to_status makes one of any other code, as call() would have.
+  // With a loop (Filter and Score over one node's plugins), its bookkeeping stands in for the
+  // per-call scopes.
   template <class Hook>
   schedhost_code_t invoke(Call& c, const PluginInstance& plugin, const CallSite& site, bool sampled,
-                          Hook&& hook) const;
+                          Hook&& hook, HookLoop* loop = nullptr) const;
   Status to_status(Call& c, const PluginInstance& plugin, schedhost_code_t code) const;
   // Runs body, one extension point's run, and reports its duration and code to metrics_.
   template <class Body>

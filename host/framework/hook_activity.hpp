@@ -19,6 +19,8 @@ struct PluginDefinition;
 namespace schedhost::framework {
 
 class HookActivity {
+  struct Slot;
+
  public:
   // One hook invocation on this thread, for its lifetime. Nests: a PostFilter plugin's dry runs
   // call Filter plugins from inside PostFilter, and the outer hook is current again after them.
@@ -30,6 +32,28 @@ class HookActivity {
     Scope& operator=(const Scope&) = delete;
 
    private:
+    const loader::PluginDefinition* outer_plugin_;
+    const char* outer_hook_;
+  };
+
+  // A run of one hook over several plugins on this thread (Filter on one node, plugin after
+  // plugin), set up once and pointed at each plugin by enter(): what Scope does per call, for a
+  // tenth of the cost (the per-call scopes were 8 % of a 5000-node replay). Between enter()s the
+  // thread still names the plugin before: for the watchdog, a few host instructions more.
+  class Loop {
+   public:
+    explicit Loop(const char* hook);
+    ~Loop();
+    Loop(const Loop&) = delete;
+    Loop& operator=(const Loop&) = delete;
+    // The next call of the hook, into plugin.
+    void enter(const loader::PluginDefinition& plugin) {
+      slot_.calls.store(slot_.calls.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+      slot_.plugin.store(&plugin, std::memory_order_release);
+    }
+
+   private:
+    Slot& slot_;
     const loader::PluginDefinition* outer_plugin_;
     const char* outer_hook_;
   };
@@ -79,6 +103,17 @@ inline HookActivity::Scope::Scope(const loader::PluginDefinition& plugin, const 
   s.hook.store(hook, std::memory_order_relaxed);
   // Release: a reader that sees this plugin sees the call number and hook stored before it.
   s.plugin.store(&plugin, std::memory_order_release);
+}
+
+inline HookActivity::Loop::Loop(const char* hook) : slot_(own_slot()) {
+  outer_plugin_ = slot_.plugin.load(std::memory_order_relaxed);
+  outer_hook_ = slot_.hook.load(std::memory_order_relaxed);
+  slot_.hook.store(hook, std::memory_order_relaxed);
+}
+
+inline HookActivity::Loop::~Loop() {
+  slot_.plugin.store(outer_plugin_, std::memory_order_relaxed);
+  slot_.hook.store(outer_hook_, std::memory_order_relaxed);
 }
 
 inline HookActivity::Scope::~Scope() {

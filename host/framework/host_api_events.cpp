@@ -48,7 +48,7 @@ bool record_plugin_event(schedhost_call_t* call, const schedhost_pod_t* pod, sch
   // The hook being called on this thread (none on a thread of the plugin's own parallel_for).
   const PluginCallRecord* current = current_plugin_call();
   const EventSite site{current != nullptr && current->hook != nullptr ? current->hook : "",
-                       current != nullptr ? current->node : nullptr};
+                       current != nullptr ? call_node_name(*current) : nullptr};
   try {
     sink->record(*reinterpret_cast<const cluster::Pod*>(pod), c.plugin(), view(type), view(reason),
                  cut_event_message(view(message)), site);

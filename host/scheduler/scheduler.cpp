@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "scheduler/explanation_digest.hpp"
@@ -107,6 +108,10 @@ class Replay : public CycleSink {
   }
 
   RunResult run(const cluster::Cluster& cluster) {
+    const std::size_t pending = cluster.pending_pods.size();
+    entry_of_.reserve(pending);
+    placed_.reserve(pending);
+    result_.pods.reserve(pending);
     for (const PodPtr& pod : queue(cluster)) {
       core_.schedule_one(pod);
       core_.finish_resolved_waits();
@@ -250,9 +255,9 @@ class Replay : public CycleSink {
   std::shared_ptr<cluster::Snapshot> snapshot_;  // shared with the result (final_snapshot)
   ReplayApi api_;  // plugins' api_request: answers for the declared resources, from snapshot_
   SchedulingCore core_;
-  std::map<std::string, std::size_t> placed_;     // pod uid -> its Scheduled entry in result_
-  std::map<std::string, std::string> preempted_;  // waiting victim uid -> its message
-  std::map<std::string, std::size_t> entry_of_;   // pending pod uid -> its entry in result_
+  std::unordered_map<std::string, std::size_t> placed_;    // pod uid -> its Scheduled entry
+  std::map<std::string, std::string> preempted_;           // waiting victim uid -> its message
+  std::unordered_map<std::string, std::size_t> entry_of_;  // pending pod uid -> its entry
   RunResult result_;
   std::size_t more_budget_ = 0;  // with RunOptions::digest: "show more" rows still to keep
 };

@@ -189,15 +189,14 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
   }
 
   // The nodes to filter: all, or PreFilter's, in snapshot order.
-  std::vector<std::size_t> nodes;
+  std::vector<std::size_t> narrowed;
   if (pre.node_names) {
     const std::unordered_set<std::string> wanted(pre.node_names->begin(), pre.node_names->end());
     for (std::size_t i = 0; i < snapshot_.size(); ++i) {
-      if (wanted.count(snapshot_.at(i).name()) != 0) nodes.push_back(i);
+      if (wanted.count(snapshot_.at(i).name()) != 0) narrowed.push_back(i);
     }
-  } else {
-    nodes = all_node_indexes();
   }
+  const std::vector<std::size_t>& nodes = pre.node_names ? narrowed : all_node_indexes();
 
   Filtered filtered = find_feasible(fw, cycle, *pod, nodes);
   if (options_.explain)
@@ -320,11 +319,11 @@ void SchedulingCore::assume_and_reserve(const Framework& fw, const PodPtr& pod, 
   sink_.start_binding(std::move(assumed));
 }
 
-std::vector<std::size_t> SchedulingCore::all_node_indexes() const {
-  std::vector<std::size_t> all(snapshot_.size());
-  for (std::size_t i = 0; i < all.size(); ++i)
-    all[i] = i;
-  return all;
+const std::vector<std::size_t>& SchedulingCore::all_node_indexes() {
+  while (all_node_indexes_.size() < snapshot_.size())
+    all_node_indexes_.push_back(all_node_indexes_.size());
+  all_node_indexes_.resize(snapshot_.size());
+  return all_node_indexes_;
 }
 
 // Filter over nodes, starting where the previous pod stopped, until enough feasible nodes are

@@ -170,7 +170,8 @@ class SchedulingCore {
   std::vector<std::string> ranking(const OpportunisticBatch::Scores& scores);
   void assume_and_reserve(const framework::Framework& fw, const PodPtr& pod,
                           framework::CycleContext cycle, PodResult result, std::size_t chosen);
-  std::vector<std::size_t> all_node_indexes() const;
+  // 0 .. snapshot size - 1, kept between pods (building it was 2 % of a 5000-node replay).
+  const std::vector<std::size_t>& all_node_indexes();
   Filtered find_feasible(const framework::Framework& fw, framework::CycleContext& cycle,
                          const cluster::Pod& pod, const std::vector<std::size_t>& nodes);
   void explain_filter(Explanation& explain, const std::vector<std::size_t>& nodes,
@@ -205,6 +206,7 @@ class SchedulingCore {
   const config::SchedulerConfiguration& configuration_;
   const CoreOptions options_;
   cluster::Snapshot& snapshot_;
+  std::vector<std::size_t> all_node_indexes_;
   CycleSink& sink_;
   framework::WaitingPods waiting_;
   framework::NominatedPods nominated_;

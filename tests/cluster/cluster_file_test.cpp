@@ -348,3 +348,46 @@ TEST_F(ClusterFileErrorTest, EmptyFilesAreEmptyClusters) {
 
 }  // namespace
 }  // namespace schedhost::cluster
+
+namespace schedhost::cluster {
+namespace {
+
+// Pods and Nodes are made on two threads ahead of the file-order pass (PremadeObjects): in a
+// file large enough for the second thread, the first error in file order is the one reported,
+// though a later object's constructor also threw, and a good file keeps every object in order.
+class PremadeObjectsTest : public ClusterFileErrorTest {
+ protected:
+  static std::string list(int pods, int bad_from) {
+    std::string out = "{\"kind\": \"List\", \"items\": [\n";
+    out += "{\"kind\": \"Node\", \"metadata\": {\"name\": \"n\"}}";
+    for (int i = 0; i < pods; ++i) {
+      const std::string cpu = i >= bad_from ? "lots" : "100m";
+      out += ",\n{\"kind\": \"Pod\", \"metadata\": {\"name\": \"p" + std::to_string(i) +
+             "\"}, \"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": "
+             "{\"cpu\": \"" +
+             cpu + "\"}}}]}}";
+    }
+    return out + "]}\n";
+  }
+};
+
+TEST_F(PremadeObjectsTest, TheFirstBadObjectInFileOrderIsReported) {
+  write("c.json", list(600, 400));  // pods 400..599 all fail
+  EXPECT_EQ(error_of(dir_ / "c.json"),
+            "c.json:403:119: Pod \"default/p400\": spec.containers[0].resources.requests.cpu "
+            "\"lots\" is not a valid quantity: use a number with an optional suffix such as 500m "
+            "or 2");
+}
+
+TEST_F(PremadeObjectsTest, AGoodFileKeepsEveryObjectInOrder) {
+  write("c.json", list(600, 600));
+  const Cluster cluster = load_cluster(dir_ / "c.json");
+  ASSERT_EQ(cluster.nodes.size(), 1U);
+  ASSERT_EQ(cluster.pending_pods.size(), 600U);
+  for (int i = 0; i < 600; ++i)
+    EXPECT_EQ(cluster.pending_pods[i]->name(), "p" + std::to_string(i));
+  EXPECT_EQ(cluster.pending_pods[0]->requests().get("cpu"), 100);
+}
+
+}  // namespace
+}  // namespace schedhost::cluster

@@ -53,6 +53,28 @@ TEST(JsonAtTest, MissesAndBadPointersReturnNothing) {
   EXPECT_EQ(pod.json_at("metadata"), std::nullopt);  // must start with '/'
   EXPECT_EQ(pod.json_at("/metadata/~2"), std::nullopt);
   EXPECT_EQ(pod.json_at("/spec/containers/01"), std::nullopt);
+  EXPECT_EQ(pod.json_at("/spec/containers/"), std::nullopt);  // "" is no index
+  EXPECT_EQ(pod.json_at("/spec/containers/+1"), std::nullopt);
+  EXPECT_EQ(pod.json_at("/spec/containers/99999999999999999999"), std::nullopt);
+  EXPECT_EQ(pod.json_at("/metadata/annotations/a~"), std::nullopt);  // '~' ends the token
+  EXPECT_EQ(pod.json_at("/metadata/"), std::nullopt);                // no key ""
+  EXPECT_EQ(pod.json_at("//"), std::nullopt);
+  // A miss asked again is still a miss, and a hit after misses is still found.
+  EXPECT_EQ(pod.json_at("/spec/affinity"), std::nullopt);
+  EXPECT_EQ(pod.json_at("/spec/containers/1/name"), "\"log\"");
+}
+
+TEST(JsonAtTest, EmptyKeysAndSlashesInKeys) {
+  Pod pod(yaml(R"(
+metadata:
+  name: web
+  labels: {"": empty, "a/b": slash, "~": tilde}
+spec: {containers: [{name: app}]}
+)"));
+  EXPECT_EQ(pod.json_at("/metadata/labels/"), "\"empty\"");
+  EXPECT_EQ(pod.json_at("/metadata/labels/a~1b"), "\"slash\"");
+  EXPECT_EQ(pod.json_at("/metadata/labels/~0"), "\"tilde\"");
+  EXPECT_EQ(pod.json_at("/metadata/labels/a/b"), std::nullopt);
 }
 
 TEST(JsonAtTest, CachedOncePerPointer) {

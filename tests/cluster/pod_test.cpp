@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
 #include "cluster/object_error.hpp"
 #include "test_yaml.hpp"
 
@@ -570,6 +575,56 @@ TEST(PodTest, TimestampsFollowRfc3339) {
     EXPECT_NE(pod_error(std::string("metadata: {name: p, creationTimestamp: \"") + bad + "\"}"),
               "no error")
         << bad;
+  }
+}
+
+}  // namespace
+}  // namespace schedhost::cluster
+
+namespace schedhost::cluster {
+namespace {
+
+// bound_to and nominated_to share the source's tree and patch it when first read: the source
+// never sees the change, each copy sees its own, and patches on a patched pod accumulate.
+TEST(PodTest, BoundAndNominatedCopiesPatchTheirOwnJson) {
+  auto source = std::make_shared<const nlohmann::json>(
+      testing::yaml("metadata: {name: web, uid: u1}\nspec: {containers: [{name: c}]}"));
+  const Pod pod(source);
+  EXPECT_EQ(&pod.json(), source.get());  // not copied at all
+
+  const std::shared_ptr<const Pod> nominated = pod.nominated_to("node-a");
+  const std::shared_ptr<const Pod> bound = nominated->bound_to("node-b");
+  const std::shared_ptr<const Pod> rebound = pod.bound_to("node-c");
+
+  EXPECT_FALSE(source->contains("status"));
+  EXPECT_FALSE(source->at("spec").contains("nodeName"));
+  EXPECT_EQ(nominated->json().at("status").at("nominatedNodeName"), "node-a");
+  EXPECT_FALSE(nominated->json().at("spec").contains("nodeName"));
+  EXPECT_EQ(bound->json().at("status").at("nominatedNodeName"), "node-a");
+  EXPECT_EQ(bound->json().at("spec").at("nodeName"), "node-b");
+  EXPECT_EQ(bound->node_name(), "node-b");
+  EXPECT_EQ(rebound->json().at("spec").at("nodeName"), "node-c");
+  EXPECT_FALSE(rebound->json().contains("status"));
+  EXPECT_EQ(rebound->json_at("/spec/nodeName"), "\"node-c\"");
+  EXPECT_EQ(rebound->json_at("/metadata/name"), "\"web\"");
+  EXPECT_EQ(&rebound->json(), &rebound->json());  // made once
+}
+
+// The patched tree is made once however many threads read it first.
+TEST(PodTest, ThreadsReadingABoundPodFirstShareOneTree) {
+  const Pod pod(testing::yaml("metadata: {name: web}\nspec: {containers: [{name: c}]}"));
+  for (int round = 0; round < 20; ++round) {
+    const std::shared_ptr<const Pod> bound = pod.bound_to("node-" + std::to_string(round));
+    std::vector<const nlohmann::json*> seen(4, nullptr);
+    std::vector<std::thread> readers;
+    for (std::size_t t = 0; t < seen.size(); ++t)
+      readers.emplace_back([&, t] { seen[t] = &bound->json(); });
+    for (std::thread& r : readers)
+      r.join();
+    for (const nlohmann::json* tree : seen) {
+      EXPECT_EQ(tree, seen.front());
+      EXPECT_EQ(tree->at("spec").at("nodeName"), "node-" + std::to_string(round));
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <string>
+#include <tuple>
 
 #include "isolation_fixture.hpp"
 
@@ -47,6 +48,39 @@ TEST_P(FatalLine, NamesThePluginTheHookThePodAndTheNode) {
   EXPECT_EQ(listed.err, "");
   const testing::ProcessResult validated = dir.validate(profile);
   EXPECT_EQ(validated.exit_code, 0) << validated.err;
+}
+
+// Filter and Score set up the thread's record once per node and point it at each plugin in turn:
+// with built-in plugins called before it on the same node, the line still names the one that
+// crashed.
+TEST(FatalLineAfterOtherPlugins, NamesThePluginThatCrashedNotTheOneBefore) {
+  const std::string profile = R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      disabled: [{name: '*'}]
+      enabled: [{name: NodeUnschedulable}, {name: TaintToleration}, {name: Fatal}]
+    queueSort:
+      enabled: [{name: PrioritySort}]
+    bind:
+      enabled: [{name: DefaultBinder}]
+)";
+  testing::ScratchDir built_ins;  // the two plugins called before Fatal
+  built_ins.copy_in(testing::builtin_plugin_dir() + "/node_unschedulable.so",
+                    "node_unschedulable.so");
+  built_ins.copy_in(testing::builtin_plugin_dir() + "/taint_toleration.so", "taint_toleration.so");
+  for (const auto& [fixture, hook, node] :
+       {std::tuple{"filter_crash", "Filter", "node-a"}, {"score_crash", "Score", "node-b"}}) {
+    IsolationDir dir(fixture);
+    const testing::ProcessResult ran =
+        dir.run(profile, kTwoNodes, {"--plugin-dir", built_ins.path()});
+    EXPECT_EQ(ran.exit_code, 128 + SIGSEGV) << ran.err;
+    EXPECT_EQ(ran.err, "fatal: plugin \"Fatal\" (" + dir.plugin() +
+                           ", library fatal 1.0.0) crashed with SIGSEGV in " + hook +
+                           " for pod default/web-1 on node " + node + "\n");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
