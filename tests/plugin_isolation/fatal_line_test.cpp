@@ -54,19 +54,10 @@ TEST_P(FatalLine, NamesThePluginTheHookThePodAndTheNode) {
 // with built-in plugins called before it on the same node, the line still names the one that
 // crashed.
 TEST(FatalLineAfterOtherPlugins, NamesThePluginThatCrashedNotTheOneBefore) {
-  const std::string profile = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  plugins:
-    multiPoint:
-      disabled: [{name: '*'}]
-      enabled: [{name: NodeUnschedulable}, {name: TaintToleration}, {name: Fatal}]
-    queueSort:
-      enabled: [{name: PrioritySort}]
-    bind:
-      enabled: [{name: DefaultBinder}]
-)";
+  std::string profile = testing::fatal_profile();
+  const std::string only_fatal = "enabled: [{name: Fatal}]";
+  profile.replace(profile.find(only_fatal), only_fatal.size(),
+                  "enabled: [{name: NodeUnschedulable}, {name: TaintToleration}, {name: Fatal}]");
   testing::ScratchDir built_ins;  // the two plugins called before Fatal
   built_ins.copy_in(testing::builtin_plugin_dir() + "/node_unschedulable.so",
                     "node_unschedulable.so");
