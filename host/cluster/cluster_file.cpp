@@ -128,6 +128,15 @@ const nlohmann::json* member(const nlohmann::json& object, std::string_view key)
   return it == object.end() || it->is_null() ? nullptr : &*it;
 }
 
+// The object premade from this value (rethrowing what making it threw), or one made now.
+template <class T>
+std::shared_ptr<const T> made_or_new(nlohmann::json& object, const PremadeObjects::Made* made,
+                                     std::shared_ptr<const T> PremadeObjects::Made::*which) {
+  if (made == nullptr) return std::make_shared<const T>(std::move(object));
+  if (made->error) std::rethrow_exception(made->error);
+  return made->*which;
+}
+
 std::string read_text(const fs::path& file) {
   std::optional<std::string> text =
       read_input_file(file, "split the objects over several files of a directory");
@@ -267,6 +276,7 @@ class ClusterBuilder {
                     const std::string& implied_kind, const PremadeObjects::Made* made = nullptr) {
     // A premade value was moved out of `object`: the checks read its JSON where it went. It is a
     // Pod or a Node (never a list) by the same reading of its kind.
+    if (made != nullptr && made->tree == nullptr) std::rethrow_exception(made->error);
     const nlohmann::json& seen = made != nullptr ? *made->tree : object;
     if (!seen.is_object()) {
       throw InputError(ref.location() + ": " + label + " is " + json_type_name(seen, "empty") +
@@ -390,13 +400,7 @@ class ClusterBuilder {
                 const PremadeObjects::Made* made = nullptr) {
     std::shared_ptr<const Node> node;
     try {
-      if (made == nullptr) {
-        node = std::make_shared<const Node>(std::move(object));
-      } else if (made->error) {
-        std::rethrow_exception(made->error);
-      } else {
-        node = made->node;
-      }
+      node = made_or_new(object, made, &PremadeObjects::Made::node);
     } catch (const ObjectError& e) {
       throw InputError(ref.location(e.pointer()) + ": Node \"" + name + "\": " + e.what());
     }
@@ -476,13 +480,7 @@ class ClusterBuilder {
     const std::string ns = made != nullptr ? made->pod_namespace : prepare_pod_object(object);
     std::shared_ptr<const Pod> pod;
     try {
-      if (made == nullptr) {
-        pod = std::make_shared<const Pod>(std::move(object));
-      } else if (made->error) {
-        std::rethrow_exception(made->error);
-      } else {
-        pod = made->pod;
-      }
+      pod = made_or_new(object, made, &PremadeObjects::Made::pod);
     } catch (const ObjectError& e) {
       throw InputError(ref.location(e.pointer()) + ": Pod \"" + ns + "/" + name +
                        "\": " + e.what());

@@ -67,12 +67,13 @@ void PremadeObjects::make_some() {
     const std::size_t i = next_.fetch_add(1, std::memory_order_relaxed);
     if (i >= items_.size()) return;
     Made& made = made_[i];
-    nlohmann::json object = std::move(*items_[i].source);
-    if (items_[i].pod) made.pod_namespace = prepare_pod_object(object);
-    auto tree = std::make_shared<const nlohmann::json>(std::move(object));
-    made.tree = tree;
+    // Nothing may escape this thread (it would end the process): whatever is thrown is kept,
+    // for the file-order pass to rethrow at this object's place.
     try {
+      auto tree = std::make_shared<nlohmann::json>(std::move(*items_[i].source));
+      made.tree = tree;
       if (items_[i].pod) {
+        made.pod_namespace = prepare_pod_object(*tree);
         made.pod = std::make_shared<const Pod>(std::move(tree));
       } else {
         made.node = std::make_shared<const Node>(std::move(tree));

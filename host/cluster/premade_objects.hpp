@@ -27,6 +27,7 @@ class PremadeObjects {
  public:
   struct Made {
     std::shared_ptr<const nlohmann::json> tree;  // the item's JSON, moved out of the document
+                                                 // (null only if keeping it threw: see error)
     std::shared_ptr<const Pod> pod;              // for a Pod, unless it threw
     std::shared_ptr<const Node> node;            // for a Node, unless it threw
     std::exception_ptr error;                    // what the constructor threw
@@ -40,7 +41,8 @@ class PremadeObjects {
   ~PremadeObjects();
 
   // Finds the Pods and Nodes among `documents` (top-level objects, and the items of a List, a
-  // PodList or a NodeList) and starts making them on a thread. Each one found is moved out of its
+  // PodList or a NodeList) and starts making them on a thread (when there are enough to be worth
+  // one; finish() makes the rest). Each one found is moved out of its
   // document into its Made; nothing else in the documents is touched, and they must stay where
   // they are until finish() returns.
   void start(const std::vector<nlohmann::json*>& documents);

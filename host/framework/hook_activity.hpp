@@ -37,9 +37,10 @@ class HookActivity {
   };
 
   // A run of one hook over several plugins on this thread (Filter on one node, plugin after
-  // plugin), set up once and pointed at each plugin by enter(): what Scope does per call, for a
-  // tenth of the cost (the per-call scopes were 8 % of a 5000-node replay). Between enter()s the
-  // thread still names the plugin before: for the watchdog, a few host instructions more.
+  // plugin), set up once and pointed at each plugin by enter(): two stores per call, where Scope
+  // finds the thread's slot and saves and restores it around every call (the per-call scopes
+  // were 8 % of a 5000-node replay). Between enter()s the thread still names the plugin before:
+  // for the watchdog, a few host instructions more.
   class Loop {
    public:
     explicit Loop(const char* hook);
