@@ -64,6 +64,7 @@ void Parallelizer::until(std::size_t n, const std::function<void(std::size_t)>& 
     chunk_ =
         std::max<std::size_t>(1, std::min(root, n / static_cast<std::size_t>(parallelism()) + 1));
     next_ = 0;
+    resting_ = false;
     ++job_;
   }
   wake_.notify_all();
@@ -95,7 +96,7 @@ void Parallelizer::run_chunks() {
 void Parallelizer::worker_loop() {
   std::size_t seen_job = 0;
   for (;;) {
-    spin_until([&] { return stopping_.load() || job_.load() != seen_job; });
+    spin_until([&] { return stopping_.load() || job_.load() != seen_job || resting_.load(); });
     {
       std::unique_lock lock(mutex_);
       if (!stopping_ && job_ != seen_job && work_ == nullptr) {

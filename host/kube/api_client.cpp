@@ -2,6 +2,8 @@
 
 #include <curl/curl.h>
 
+#include "kube/curl_exchange.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -10,7 +12,6 @@
 namespace schedhost::kube {
 namespace {
 
-constexpr int kMaxRetries = 10;             // client-go's retries of a 429 / Retry-After answer
 constexpr long kDefaultTimeoutMs = 60'000;  // a non-watch request that hangs longer fails
 
 void global_init() {
@@ -29,14 +30,6 @@ std::string_view content_type_of(PatchType type) {
   }
   return "application/merge-patch+json";
 }
-
-struct Transfer {
-  std::string body;
-  const std::function<bool(std::string_view)>* on_data = nullptr;
-  const std::atomic<bool>* stop = nullptr;
-  bool stopped = false;  // on_data or *stop ended the transfer: not an error
-  long retry_after_s = -1;
-};
 
 size_t on_write(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -151,31 +144,34 @@ void ApiClient::give_back(std::unique_ptr<Connection> connection) {
   pool_.push_back(std::move(connection));
 }
 
-Response ApiClient::perform(Connection& c, const std::string& method, const std::string& path,
-                            std::string_view body, std::string_view content_type,
-                            const std::function<bool(std::string_view)>* on_data,
-                            const std::atomic<bool>* stop) {
+void ApiClient::prepare(void* handle, Exchange& x, std::string_view content_type,
+                        const std::function<bool(std::string_view)>* on_data,
+                        const std::atomic<bool>* stop) {
+  CURL* curl = static_cast<CURL*>(handle);
   ClientIdentity identity;
   try {
     identity = credentials_.current();
   } catch (const std::exception& e) {
-    throw ApiError(method, path, 0, "", e.what());
+    throw ApiError(x.method, x.path, 0, "", e.what());
   }
-  CURL* curl = c.curl;
   curl_easy_reset(curl);  // keeps the live connection, DNS and TLS session caches
-  Transfer t;
-  t.on_data = on_data;
-  t.stop = stop;
-  char error[CURL_ERROR_SIZE] = {0};
-  const std::string url = url_base_ + path;
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+  // A retry prepares the same exchange again.
+  curl_slist_free_all(x.headers);
+  curl_slist_free_all(x.connect_to);
+  x.headers = nullptr;
+  x.connect_to = nullptr;
+  x.error[0] = '\0';
+  x.t.on_data = on_data;
+  x.t.stop = stop;
+  x.url = url_base_ + x.path;
+  curl_easy_setopt(curl, CURLOPT_URL, x.url.c_str());
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, x.error);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.c_str());
+  curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, x.method.c_str());
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_write);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &x.t);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &t);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &x.t);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, user_agent_.c_str());
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 10'000L);
   curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
@@ -189,16 +185,15 @@ Response ApiClient::perform(Connection& c, const std::string& method, const std:
   if (stop != nullptr) {
     curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &t);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &x.t);
   }
-  curl_slist* connect_to = nullptr;
   if (!connect_to_.empty()) {
-    connect_to = curl_slist_append(connect_to, connect_to_.c_str());
-    curl_easy_setopt(curl, CURLOPT_CONNECT_TO, connect_to);
+    x.connect_to = curl_slist_append(x.connect_to, connect_to_.c_str());
+    curl_easy_setopt(curl, CURLOPT_CONNECT_TO, x.connect_to);
   }
-  if (!body.empty() || method == "POST" || method == "PUT" || method == "PATCH") {
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  if (!x.body.empty() || x.method == "POST" || x.method == "PUT" || x.method == "PATCH") {
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, x.body.data());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(x.body.size()));
   }
   // TLS.
   if (config_.insecure_skip_tls_verify) {
@@ -218,36 +213,52 @@ Response ApiClient::perform(Connection& c, const std::string& method, const std:
     curl_easy_setopt(curl, CURLOPT_USERNAME, config_.username.c_str());
     curl_easy_setopt(curl, CURLOPT_PASSWORD, config_.password.c_str());
   }
-  curl_slist* headers = nullptr;
-  headers = curl_slist_append(headers, "Accept: application/json");
+  x.headers = curl_slist_append(x.headers, "Accept: application/json");
   if (!content_type.empty()) {
-    headers = curl_slist_append(headers, ("Content-Type: " + std::string(content_type)).c_str());
+    x.headers =
+        curl_slist_append(x.headers, ("Content-Type: " + std::string(content_type)).c_str());
   }
   if (!identity.bearer_token.empty()) {
-    headers =
-        curl_slist_append(headers, ("Authorization: Bearer " + identity.bearer_token).c_str());
+    x.headers =
+        curl_slist_append(x.headers, ("Authorization: Bearer " + identity.bearer_token).c_str());
   }
-  headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip on large bodies
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  x.headers = curl_slist_append(x.headers, "Expect:");  // no 100-continue round trip
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, x.headers);
+}
 
-  const CURLcode rc = curl_easy_perform(curl);
-  curl_slist_free_all(headers);
-  curl_slist_free_all(connect_to);
-
+Response ApiClient::conclude(void* handle, Exchange& x, int result) {
+  CURL* curl = static_cast<CURL*>(handle);
+  const auto rc = static_cast<CURLcode>(result);
   Response response;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.code);
-  response.body = std::move(t.body);
-  if (rc != CURLE_OK && !t.stopped) {
-    // A stream the server cut after it started is a normal end for a watch (the caller
-    // re-watches); a request that got no answer is an error.
-    if (on_data != nullptr && response.code >= 200 && response.code < 300) return response;
-    std::string what = error[0] != '\0' ? error : curl_easy_strerror(rc);
-    throw ApiError(method, path, 0, "", std::move(what), static_cast<int>(rc));
+  response.body = std::move(x.t.body);
+  response.retry_after_s = x.t.retry_after_s;
+  if (rc != CURLE_OK && !x.t.stopped) {
+    response.transport = static_cast<int>(rc);
+    response.error = x.error[0] != '\0' ? x.error : curl_easy_strerror(rc);
   }
   if (response.code == 401 && (config_.exec || !config_.token_file.empty())) {
     credentials_.invalidate();
   }
-  response.retry_after_s = t.retry_after_s;
+  return response;
+}
+
+Response ApiClient::perform(Connection& c, const std::string& method, const std::string& path,
+                            std::string_view body, std::string_view content_type,
+                            const std::function<bool(std::string_view)>* on_data,
+                            const std::atomic<bool>* stop) {
+  Exchange x;
+  x.method = method;
+  x.path = path;
+  x.body = body;
+  prepare(c.curl, x, content_type, on_data, stop);
+  Response response = conclude(c.curl, x, curl_easy_perform(c.curl));
+  if (response.transport != 0) {
+    // A stream the server cut after it started is a normal end for a watch (the caller
+    // re-watches); a request that got no answer is an error.
+    if (on_data != nullptr && response.code >= 200 && response.code < 300) return response;
+    throw ApiError(method, path, 0, "", response.error, response.transport);
+  }
   return response;
 }
 
@@ -260,7 +271,7 @@ Response ApiClient::request(const std::string& method, const std::string& path,
     Response r = perform(*c, method, path, body, content_type, nullptr, nullptr);
     give_back(std::move(c));
     const bool retry_after = r.retry_after_s >= 0;
-    if (attempt < kMaxRetries && (r.code == 429 || (retry_after && r.code >= 500))) {
+    if (attempt < ApiClient::kMaxRetries && (r.code == 429 || (retry_after && r.code >= 500))) {
       std::this_thread::sleep_for(std::chrono::seconds(std::clamp(r.retry_after_s, 1L, 10L)));
       continue;
     }
@@ -280,6 +291,12 @@ Response ApiClient::stream(const std::string& path,
 
 void ApiClient::raise(const std::string& method, const std::string& path,
                       const Response& response) {
+  throw error_of(method, path, response);
+}
+
+ApiError ApiClient::error_of(const std::string& method, const std::string& path,
+                             const Response& response) {
+  if (response.code == 0) return ApiError(method, path, 0, "", response.error, response.transport);
   std::string reason;
   std::string message;
   const nlohmann::json status = nlohmann::json::parse(response.body, nullptr, false);
@@ -290,8 +307,8 @@ void ApiClient::raise(const std::string& method, const std::string& path,
     message = response.body.substr(0, 200);
     if (auto nl = message.find('\n'); nl != std::string::npos) message.resize(nl);
   }
-  throw ApiError(method, path, static_cast<int>(response.code), std::move(reason),
-                 std::move(message));
+  return ApiError(method, path, static_cast<int>(response.code), std::move(reason),
+                  std::move(message));
 }
 
 nlohmann::json ApiClient::call(const std::string& method, const std::string& path,
@@ -306,12 +323,22 @@ nlohmann::json ApiClient::call(const std::string& method, const std::string& pat
   return parsed;
 }
 
+void ApiClient::call_unread(const std::string& method, const std::string& path,
+                            std::string_view body, std::string_view content_type) {
+  const Response r = request(method, path, body, content_type);
+  if (r.code < 200 || r.code >= 300) raise(method, path, r);
+}
+
 nlohmann::json ApiClient::get(const std::string& path) {
   return call("GET", path, {}, {});
 }
 
 nlohmann::json ApiClient::create(const std::string& path, const nlohmann::json& body) {
   return call("POST", path, body.dump(), "application/json");
+}
+
+void ApiClient::create_unread(const std::string& path, const nlohmann::json& body) {
+  call_unread("POST", path, body.dump(), "application/json");
 }
 
 nlohmann::json ApiClient::replace(const std::string& path, const nlohmann::json& body) {
@@ -321,6 +348,10 @@ nlohmann::json ApiClient::replace(const std::string& path, const nlohmann::json&
 nlohmann::json ApiClient::patch(const std::string& path, const nlohmann::json& body,
                                 PatchType type) {
   return call("PATCH", path, body.dump(), content_type_of(type));
+}
+
+void ApiClient::patch_unread(const std::string& path, const nlohmann::json& body, PatchType type) {
+  call_unread("PATCH", path, body.dump(), content_type_of(type));
 }
 
 nlohmann::json ApiClient::remove(const std::string& path, const nlohmann::json& options) {

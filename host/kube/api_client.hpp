@@ -23,14 +23,21 @@ namespace schedhost::kube {
 enum class PatchType { Merge, StrategicMerge, Json };
 
 struct Response {
-  long code = 0;  // HTTP status
+  long code = 0;  // HTTP status; 0 when no answer came
   std::string body;
   long retry_after_s = -1;  // the Retry-After header, when the answer had one
+  // When no answer came (RequestLoop; ApiClient throws ApiError instead): libcurl's CURLcode
+  // and message, or the reason the request was not sent.
+  int transport = 0;
+  std::string error;
 };
 
 class ApiClient {
  public:
   // user_agent_suffix is appended to "schedhost/<version> (linux/amd64)", e.g. "/scheduler".
+  // client-go's retries of a 429, or a 5xx with Retry-After, before the answer is returned.
+  static constexpr int kMaxRetries = 10;
+
   explicit ApiClient(ClientConfig config, std::string user_agent_suffix = "");
   ~ApiClient();
   ApiClient(const ApiClient&) = delete;
@@ -45,6 +52,10 @@ class ApiClient {
   nlohmann::json replace(const std::string& path, const nlohmann::json& body);  // PUT
   nlohmann::json patch(const std::string& path, const nlohmann::json& body, PatchType type);
   nlohmann::json remove(const std::string& path, const nlohmann::json& options = {});  // DELETE
+  // The same writes for callers that never read the answer (a binding, an Event): errors are
+  // thrown alike, but a successful answer's body (the whole created Event) is not parsed.
+  void create_unread(const std::string& path, const nlohmann::json& body);
+  void patch_unread(const std::string& path, const nlohmann::json& body, PatchType type);
 
   // One request, no throw on an HTTP error code (ApiError only when no answer came).
   Response request(const std::string& method, const std::string& path, std::string_view body = {},
@@ -56,12 +67,22 @@ class ApiClient {
   Response stream(const std::string& path, const std::function<bool(std::string_view)>& on_data,
                   const std::atomic<bool>* stop);
 
-  // Throws the ApiError a non-2xx response describes.
+  // The ApiError a non-2xx response describes (or one that got no answer: code 0).
+  static ApiError error_of(const std::string& method, const std::string& path,
+                           const Response& response);
+  // Throws error_of(...).
   [[noreturn]] static void raise(const std::string& method, const std::string& path,
                                  const Response& response);
 
  private:
+  friend class RequestLoop;  // shares prepare() and conclude()
   struct Connection;
+  struct Exchange;
+  // Sets up curl for the request x describes; throws ApiError when no credentials could be had.
+  void prepare(void* curl, Exchange& x, std::string_view content_type,
+               const std::function<bool(std::string_view)>* on_data, const std::atomic<bool>* stop);
+  // The answer once curl is done with x (rc its result); never throws.
+  Response conclude(void* curl, Exchange& x, int rc);
   std::unique_ptr<Connection> borrow();
   void give_back(std::unique_ptr<Connection> connection);
   Response perform(Connection& c, const std::string& method, const std::string& path,
@@ -70,6 +91,9 @@ class ApiClient {
                    const std::atomic<bool>* stop);
   nlohmann::json call(const std::string& method, const std::string& path, std::string_view body,
                       std::string_view content_type);
+  // call() without parsing a 2xx answer.
+  void call_unread(const std::string& method, const std::string& path, std::string_view body,
+                   std::string_view content_type);
 
   ClientConfig config_;
   std::string user_agent_;

@@ -178,9 +178,10 @@ int EventSeriesCache::count(const json& event) const {
 // --- EventRecorder ------------------------------------------------------------------------
 
 EventRecorder::EventRecorder(ApiClient& client, EventRecorderOptions options)
-    : client_(client), options_(options), lanes_(std::max<std::size_t>(1, options.writers)) {
-  for (std::size_t lane = 0; lane < lanes_.size(); ++lane)
-    writers_.emplace_back([this, lane] { write_lane(lane); });
+    : client_(client),
+      options_(options),
+      lanes_(std::max<std::size_t>(1, options.writers)),
+      loop_(client) {
   worker_ = std::thread([this] { run(); });
 }
 
@@ -220,13 +221,10 @@ void EventRecorder::stop() {
     stopping_ = true;
   }
   wake_.notify_all();
-  written_.notify_all();
-  stopped_.notify_all();
   idle_.notify_all();
   std::call_once(joined_, [this] {
     worker_.join();
-    for (std::thread& writer : writers_)
-      writer.join();
+    loop_.stop();  // a write in flight or waiting to be retried is answered "stopped": failed
   });
 }
 
@@ -247,7 +245,7 @@ void EventRecorder::run() {
   // The next event is taken once the writer of its series is free: until then it stays in the
   // queue, which is what fills when the server is slow.
   const auto next_ready = [this] {
-    return !queue_.empty() && lanes_[queue_.front().lane].size() <
+    return !queue_.empty() && lanes_[queue_.front().lane].writes.size() <
                                   std::max<std::size_t>(1, options_.writes_per_writer);
   };
   std::unique_lock lock(mutex_);
@@ -280,22 +278,6 @@ void EventRecorder::run() {
   }
 }
 
-void EventRecorder::write_lane(std::size_t lane) {
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    written_.wait(lock, [&] { return stopping_ || !lanes_[lane].empty(); });
-    if (stopping_) return;
-    const EventSeriesCache::Write write = lanes_[lane].front();
-    lock.unlock();
-    write_with_retries(write);
-    lock.lock();
-    lanes_[lane].pop_front();
-    --writes_pending_;
-    wake_.notify_one();  // the worker may wait for this writer
-    if (queue_.empty() && !busy_ && writes_pending_ == 0) idle_.notify_all();
-  }
-}
-
 void EventRecorder::handle(Queued&& item) {
   std::optional<EventSeriesCache::Write> write =
       cache_.observe(std::move(item.event), std::move(item.key), item.at);
@@ -303,82 +285,163 @@ void EventRecorder::handle(Queued&& item) {
     count(&EventRecorderStats::counted);
     return;
   }
+  bool idle_lane = false;
   {
     // run() took the event when this lane had room, and only this thread fills lanes.
     std::lock_guard lock(mutex_);
-    lanes_[item.lane].push_back(std::move(*write));
+    Lane& lane = lanes_[item.lane];
+    idle_lane = lane.writes.empty();
+    lane.writes.push_back(std::move(*write));
     ++writes_pending_;
   }
-  written_.notify_all();
+  if (idle_lane) send_head(item.lane);
 }
 
 std::size_t EventRecorder::lane_of(const std::string& key) const {
   return std::hash<std::string>{}(key) % lanes_.size();
 }
 
-void EventRecorder::write_with_retries(const EventSeriesCache::Write& write) {
-  thread_local std::mt19937 rng{std::random_device{}()};
-  std::uniform_real_distribution<double> jitter(0.0, 0.25);
-  for (int attempt = 1;; ++attempt) {
-    const Outcome outcome = write_once(write);
-    if (outcome == Outcome::Done) return;
-    if (outcome == Outcome::Failed) {
-      count(&EventRecorderStats::failed);
-      return;
-    }
-    if (attempt >= options_.max_attempts) {
-      spdlog::error("{}: not written (retry limit of {} attempts exceeded)", describe(write.event),
-                    options_.max_attempts);
-      count(&EventRecorderStats::failed);
-      return;
-    }
-    count(&EventRecorderStats::retries);
-    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
-        options_.retry_interval * (1 + jitter(rng)));
-    if (!sleep_unless_stopped(wait)) {
-      count(&EventRecorderStats::failed);
-      return;
+void EventRecorder::send_head(std::size_t index, std::chrono::milliseconds delay) {
+  std::string method;
+  std::string path;
+  std::string body;
+  std::string_view content_type = "application/json";
+  {
+    std::lock_guard lock(mutex_);
+    const Lane& lane = lanes_[index];
+    const EventSeriesCache::Write& write = lane.writes.front();
+    const json& event = write.event;
+    const std::string namespace_name = string_field(event.at("metadata"), "namespace");
+    if (write.action == EventSeriesCache::Action::PatchSeries && !lane.posting) {
+      method = "PATCH";
+      path = events_path(namespace_name) + "/" +
+             url_escape(string_field(event.at("metadata"), "name"));
+      body = write.series_patch().dump();
+      content_type = "application/strategic-merge-patch+json";
+    } else {
+      method = "POST";
+      path = events_path(namespace_name);
+      body = event.dump();
     }
   }
+  loop_.submit(
+      method, path, std::move(body), std::string(content_type),
+      [this, index, method, path](Response answer) {
+        answered(index, method, path, std::move(answer));
+      },
+      delay);
+}
+
+void EventRecorder::answered(std::size_t index, const std::string& method, const std::string& path,
+                             Response answer) {
+  Outcome outcome = Outcome::Done;
+  const bool patching = method == "PATCH";
+  if (answer.code >= 200 && answer.code < 300) {
+    count(patching ? &EventRecorderStats::patched : &EventRecorderStats::posted);
+  } else {
+    const ApiError e = ApiClient::error_of(method, path, answer);
+    if (patching && e.not_found()) {
+      // The event may have expired from the server (its TTL) or never been created: POST it
+      // whole, in the same attempt.
+      {
+        std::lock_guard lock(mutex_);
+        lanes_[index].posting = true;
+      }
+      send_head(index);
+      return;
+    }
+    const EventSeriesCache::Write* write = nullptr;
+    bool stopping = false;
+    {
+      std::lock_guard lock(mutex_);
+      write = &lanes_[index].writes.front();  // stays put: only this answer pops it
+      stopping = stopping_;
+    }
+    // Once stopped, every write the loop ended is given up, quietly.
+    outcome = stopping ? Outcome::Failed : judge(*write, e);
+  }
+  std::chrono::milliseconds retry_after{0};
+  {
+    std::lock_guard lock(mutex_);
+    Lane& lane = lanes_[index];
+    if (outcome == Outcome::Retry) {
+      if (stopping_) {
+        outcome = Outcome::Failed;
+      } else if (lane.attempt >= options_.max_attempts) {
+        spdlog::error("{}: not written (retry limit of {} attempts exceeded)",
+                      describe(lane.writes.front().event), options_.max_attempts);
+        outcome = Outcome::Failed;
+      } else {
+        ++stats_.retries;
+        ++lane.attempt;
+        lane.posting = false;  // each attempt of a series starts with its PATCH
+        thread_local std::mt19937 rng{std::random_device{}()};
+        std::uniform_real_distribution<double> jitter(0.0, 0.25);
+        retry_after = std::chrono::duration_cast<std::chrono::milliseconds>(
+            options_.retry_interval * (1 + jitter(rng)));
+      }
+    }
+  }
+  if (outcome == Outcome::Retry) {
+    send_head(index, retry_after);
+    return;
+  }
+  bool more = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (outcome == Outcome::Failed) ++stats_.failed;
+    Lane& lane = lanes_[index];
+    lane.writes.pop_front();
+    lane.attempt = 1;
+    lane.posting = false;
+    --writes_pending_;
+    more = !stopping_ && !lane.writes.empty();
+    if (queue_.empty() && !busy_ && writes_pending_ == 0) idle_.notify_all();
+  }
+  wake_.notify_one();  // the worker may wait for room in this lane
+  if (more) send_head(index);
+}
+
+EventRecorder::Outcome EventRecorder::judge(const EventSeriesCache::Write& write,
+                                            const ApiError& e) const {
+  const bool series = write.action == EventSeriesCache::Action::PatchSeries;
+  if (e.code() == 409 && e.reason() == "AlreadyExists") {
+    // A series' POST after its PATCH found nothing races a POST of the same event: the event
+    // now exists, so patching it again will work. A single event is there already.
+    if (series) return Outcome::Retry;
+    spdlog::debug("{}: {} (not retried)", describe(write.event), e.what());
+    return Outcome::Done;
+  }
+  if (e.transient()) {
+    spdlog::warn("{}: {} (may retry after sleeping)", describe(write.event), e.what());
+    return Outcome::Retry;
+  }
+  spdlog::error("{}: {} (not retried)", describe(write.event), e.what());
+  return Outcome::Failed;
 }
 
 EventRecorder::Outcome EventRecorder::write_once(const EventSeriesCache::Write& write) {
   const json& event = write.event;
   const std::string namespace_name = string_field(event.at("metadata"), "namespace");
   const bool series = write.action == EventSeriesCache::Action::PatchSeries;
-  const auto judge = [&](const ApiError& e) {
-    if (e.code() == 409 && e.reason() == "AlreadyExists") {
-      // A series' POST after its PATCH found nothing races a POST of the same event: the
-      // event now exists, so patching it again will work. A single event is there already.
-      if (series) return Outcome::Retry;
-      spdlog::debug("{}: {} (not retried)", describe(event), e.what());
-      return Outcome::Done;
-    }
-    if (e.transient()) {
-      spdlog::warn("{}: {} (may retry after sleeping)", describe(event), e.what());
-      return Outcome::Retry;
-    }
-    spdlog::error("{}: {} (not retried)", describe(event), e.what());
-    return Outcome::Failed;
-  };
   if (series) {
     try {
-      client_.patch(events_path(namespace_name) + "/" +
-                        url_escape(string_field(event.at("metadata"), "name")),
-                    write.series_patch(), PatchType::StrategicMerge);
+      client_.patch_unread(events_path(namespace_name) + "/" +
+                               url_escape(string_field(event.at("metadata"), "name")),
+                           write.series_patch(), PatchType::StrategicMerge);
       count(&EventRecorderStats::patched);
       return Outcome::Done;
     } catch (const ApiError& e) {
       // The event may have expired from the server (its TTL) or never been created.
-      if (!e.not_found()) return judge(e);
+      if (!e.not_found()) return judge(write, e);
     }
   }
   try {
-    client_.create(events_path(namespace_name), event);
+    client_.create_unread(events_path(namespace_name), event);
     count(&EventRecorderStats::posted);
     return Outcome::Done;
   } catch (const ApiError& e) {
-    return judge(e);
+    return judge(write, e);
   }
 }
 
@@ -395,11 +458,6 @@ void EventRecorder::finish_series() {
     if (outcome == Outcome::Failed) count(&EventRecorderStats::failed);
     if (outcome != Outcome::Retry) cache_.forget(write.key);
   }
-}
-
-bool EventRecorder::sleep_unless_stopped(std::chrono::milliseconds d) {
-  std::unique_lock lock(mutex_);
-  return !stopped_.wait_for(lock, d, [&] { return stopping_; });
 }
 
 }  // namespace schedhost::kube

@@ -1,12 +1,14 @@
 // events.k8s.io/v1 Events, written as upstream's events broadcaster writes them (client-go
 // tools/events, the recorder kube-scheduler's profiles use):
 // - record() only queues (1000 entries; when full the event is dropped and counted); one worker
-//   thread makes the aggregation decisions and hands each write to one of a few writer threads
-//   (upstream writes each event from a goroutine of its own), always the same one for an event's
-//   series, so that a series' writes keep their order; the worker waits while that writer has
-//   writes_per_writer in hand, so a server that does not answer fills the queue, not memory.
-//   With one writer, serve dropped nearly two thirds of the Scheduled events at 600 bindings a
-//   second (docs/benchmarks.md, "Live");
+//   thread makes the aggregation decisions and hands each write to one of a few lanes, always
+//   the same one for an event's series, so that a series' writes keep their order. Each lane
+//   has one write in flight at a time, sent through a RequestLoop (all lanes' writes are streams
+//   of one HTTP/2 connection, answered on the loop's thread: upstream writes each event from a
+//   goroutine of its own); the worker waits while that lane has writes_per_writer in hand, so a
+//   server that does not answer fills the queue, not memory. With one writer thread, serve
+//   dropped nearly two thirds of the Scheduled events at 600 bindings a second, and a thread
+//   per lane cost more than the writes (docs/benchmarks.md, "Live");
 // - client-side aggregation (EventSeriesCache): the first occurrence of an event is POSTed, the
 //   second PATCHes the first one's series to count 2, later ones are counted in memory and sent
 //   by the periodic series refresh (30 min); idle series are written a last time and forgotten
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include "kube/api_client.hpp"
+#include "kube/request_loop.hpp"
 
 namespace schedhost::kube {
 
@@ -111,8 +114,8 @@ struct EventRecorderOptions {
   std::chrono::milliseconds retry_interval{10'000};
   std::chrono::milliseconds refresh_period{30 * 60 * 1000};  // refreshTime
   std::chrono::milliseconds finish_period{6 * 60 * 1000};    // finishTime, also the idle age
-  std::size_t writers = 8;  // threads writing at once, each on a connection of the client's pool
-  std::size_t writes_per_writer = 32;  // handed to a writer and not yet written, at most
+  std::size_t writers = 32;            // lanes: writes in flight at once, one per lane
+  std::size_t writes_per_writer = 32;  // handed to a lane and not yet written, at most
 };
 
 struct EventRecorderStats {
@@ -142,8 +145,9 @@ class EventRecorder {
   // Waits until every queued event has been handled (written, counted or given up) and no
   // periodic write is running. Returns at once after stop().
   void flush();
-  // Ends the worker: a write in progress ends after its current attempt, queued events are
-  // not sent (flush() first for a clean shutdown). Idempotent, from any thread.
+  // Ends the worker: writes in flight or waiting to be retried are given up (counted failed),
+  // queued events are not sent (flush() first for a clean shutdown). Idempotent, from any
+  // thread.
   void stop();
 
   EventRecorderStats stats() const;
@@ -157,18 +161,28 @@ class EventRecorder {
   };
   enum class Outcome { Done, Failed, Retry };
 
+  // One series' writes in order; the head is in flight (or waiting for its retry).
+  struct Lane {
+    std::deque<EventSeriesCache::Write> writes;
+    int attempt = 1;       // of the head write
+    bool posting = false;  // the head, a series, found no event to PATCH: it is POSTed whole
+  };
+
   void run();
   void handle(Queued&& item);
-  // A writer thread: the writes of its lane, in order.
-  void write_lane(std::size_t lane);
-  // The writer of the series with that key.
+  // The lane of the series with that key.
   std::size_t lane_of(const std::string& key) const;
-  void write_with_retries(const EventSeriesCache::Write& write);
+  // Sends the head write of a lane (after delay, for a retry).
+  void send_head(std::size_t lane, std::chrono::milliseconds delay = {});
+  // The answer to a lane's head write, on the loop's thread: counts it, POSTs a series that
+  // was not found, retries, or moves on to the lane's next write.
+  void answered(std::size_t lane, const std::string& method, const std::string& path,
+                Response answer);
+  Outcome judge(const EventSeriesCache::Write& write, const ApiError& e) const;
+  // The periodic writes (refresh, finish), on the worker, through the client's own pool.
   Outcome write_once(const EventSeriesCache::Write& write);
   void refresh_series();
   void finish_series();
-  // Sleeps for d unless stop() comes first; false when it did.
-  bool sleep_unless_stopped(std::chrono::milliseconds d);
   void count(std::uint64_t EventRecorderStats::*counter);
 
   ApiClient& client_;
@@ -176,21 +190,18 @@ class EventRecorder {
   EventSeriesCache cache_;  // the worker's only
 
   mutable std::mutex mutex_;
-  std::condition_variable wake_;     // the worker: an event queued, a writer free, or stop
-  std::condition_variable written_;  // the writers: a write handed over, or stop
-  std::condition_variable stopped_;  // a retry's wait: stop
-  std::condition_variable idle_;     // flush(): the queue drained and every write done
+  std::condition_variable wake_;  // the worker: an event queued, room in a lane, or stop
+  std::condition_variable idle_;  // flush(): the queue drained and every write done
   std::deque<Queued> queue_;
-  // Writer i's writes, in order (a series' writes all go to writer hash(key) % size); the one
-  // in progress stays at the front until it is done.
-  std::vector<std::deque<EventSeriesCache::Write>> lanes_;
+  // A series' writes all go to lane hash(key) % size.
+  std::vector<Lane> lanes_;
   std::size_t writes_pending_ = 0;  // in every lane
   bool busy_ = false;
   bool stopping_ = false;
   EventRecorderStats stats_;
   std::once_flag joined_;
   std::thread worker_;
-  std::vector<std::thread> writers_;
+  RequestLoop loop_;  // the lanes' writes; stopped by stop() before the members above go
 };
 
 }  // namespace schedhost::kube

@@ -3,7 +3,7 @@
 namespace schedhost::live {
 
 BindingWorkers::BindingWorkers(int threads,
-                               std::function<framework::Status(scheduler::AssumedPod&)> bind)
+                               std::function<void(scheduler::AssumedPod&, Finish)> bind)
     : bind_(std::move(bind)) {
   for (int i = 0; i < threads; ++i)
     threads_.emplace_back([this] { run(); });
@@ -48,21 +48,25 @@ void BindingWorkers::wait_for_outcome(std::chrono::milliseconds timeout) {
 
 void BindingWorkers::run() {
   for (;;) {
-    scheduler::AssumedPod job;
+    std::shared_ptr<scheduler::AssumedPod> job;
     {
       std::unique_lock lock(mutex_);
       work_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
       if (jobs_.empty()) return;  // stopping, and nothing left to bind
-      job = std::move(jobs_.front());
+      job = std::make_shared<scheduler::AssumedPod>(std::move(jobs_.front()));
       jobs_.pop_front();
     }
-    framework::Status status = bind_(job);
-    {
-      std::lock_guard lock(mutex_);
-      finished_.push_back({std::move(job), std::move(status)});
-    }
-    finished_cv_.notify_all();
+    bind_(*job,
+          [this, job](framework::Status status) { finished(std::move(*job), std::move(status)); });
   }
+}
+
+void BindingWorkers::finished(scheduler::AssumedPod assumed, framework::Status status) {
+  {
+    std::lock_guard lock(mutex_);
+    finished_.push_back({std::move(assumed), std::move(status)});
+  }
+  finished_cv_.notify_all();
 }
 
 }  // namespace schedhost::live

@@ -1,12 +1,14 @@
 // The binding cycles of `serve`, off the scheduling thread (upstream starts a goroutine per
-// pod): each worker runs a pod's PreBind and Bind plugins, then writes the binding
-// (POST pods/<name>/binding), and hands the outcome back to the scheduling loop, which alone
-// touches the snapshot. A slow API server delays bindings, never the next pods' cycles.
+// pod): each worker runs a pod's PreBind and Bind plugins, then hands the binding's write
+// (POST pods/<name>/binding) to a RequestLoop and moves on; the outcome goes back to the
+// scheduling loop, which alone touches the snapshot. A slow API server delays bindings, never
+// the next pods' cycles.
 #pragma once
 
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,8 +25,12 @@ struct BindingOutcome {
 
 class BindingWorkers {
  public:
-  // bind: the binding cycle of one pod (plugins, then the API write); called on a worker.
-  BindingWorkers(int threads, std::function<framework::Status(scheduler::AssumedPod&)> bind);
+  // How a binding cycle ends: called once with its outcome, on the worker or later on another
+  // thread (when the API answers the write). The pod stays alive until then.
+  using Finish = std::function<void(framework::Status)>;
+  // bind: the binding cycle of one pod (plugins, then the API write), started on a worker; it
+  // calls finish exactly once.
+  BindingWorkers(int threads, std::function<void(scheduler::AssumedPod&, Finish)> bind);
   ~BindingWorkers();  // stops (after the bindings in progress)
 
   void submit(scheduler::AssumedPod assumed);
@@ -37,7 +43,8 @@ class BindingWorkers {
 
  private:
   void run();
-  std::function<framework::Status(scheduler::AssumedPod&)> bind_;
+  void finished(scheduler::AssumedPod assumed, framework::Status status);
+  std::function<void(scheduler::AssumedPod&, Finish)> bind_;
   mutable std::mutex mutex_;
   std::condition_variable work_;
   std::condition_variable finished_cv_;

@@ -18,6 +18,7 @@
 #include "kube/api_client.hpp"
 #include "kube/event_recorder.hpp"
 #include "kube/informer.hpp"
+#include "kube/request_loop.hpp"
 #include "live/binding_workers.hpp"
 #include "live/live_cluster.hpp"
 #include "live/plugin_api.hpp"
@@ -93,7 +94,7 @@ class LiveScheduler : public scheduler::CycleSink {
   void step();  // one turn of the loop
   void absorb_changes();
   void finish_bindings();
-  framework::Status bind(scheduler::AssumedPod& assumed);
+  void bind(scheduler::AssumedPod& assumed, BindingWorkers::Finish finish);
   // A preemption's API calls (preemption_workers.hpp); any thread, throw on a failure.
   void evict(const PreemptionJob& job, const nlohmann::json& victim);
   void clear_nomination(const nlohmann::json& pod);
@@ -129,6 +130,9 @@ class LiveScheduler : public scheduler::CycleSink {
   std::vector<std::unique_ptr<PluginEventSink>> plugin_events_;
   PluginApi plugin_api_;  // plugins' api_request from their blocking hooks
   std::unique_ptr<BindingWorkers> binder_;
+  // The bindings' API writes; after binder_, so that it stops (answering what is left "stopped")
+  // while binder_ still takes the outcomes.
+  std::unique_ptr<kube::RequestLoop> binding_writes_;
   std::unique_ptr<PreemptionWorkers> preemptions_;
   std::atomic<bool> writes_given_up_{false};  // after the shutdown grace: no binding is written
   std::vector<std::unique_ptr<kube::Informer>> informers_;

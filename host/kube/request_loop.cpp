@@ -1,0 +1,212 @@
+#include "kube/request_loop.hpp"
+
+#include <curl/curl.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "kube/curl_exchange.hpp"
+
+namespace schedhost::kube {
+
+using Clock = std::chrono::steady_clock;
+
+struct RequestLoop::Request {
+  ApiClient::Exchange exchange;
+  std::string content_type;
+  Done done;
+  Clock::time_point not_before;
+  int retries = 0;  // client-go's retries of 429 / Retry-After made so far
+  CURL* easy = nullptr;
+};
+
+namespace {
+
+Response stopped() {
+  Response r;
+  r.transport = static_cast<int>(CURLE_ABORTED_BY_CALLBACK);
+  r.error = "the request loop stopped before the answer came";
+  return r;
+}
+
+}  // namespace
+
+RequestLoop::RequestLoop(ApiClient& client, std::size_t max_in_flight)
+    : client_(client), max_in_flight_(max_in_flight), multi_(curl_multi_init()) {
+  CURLM* multi = static_cast<CURLM*>(multi_);
+  // Every request a stream of the same connection once it is known to be HTTP/2 (PIPEWAIT on
+  // each request), rather than a connection per request in flight.
+  curl_multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+  thread_ = std::thread([this] { run(); });
+}
+
+RequestLoop::~RequestLoop() {
+  stop();
+  for (void* easy : idle_handles_)
+    curl_easy_cleanup(static_cast<CURL*>(easy));
+  curl_multi_cleanup(static_cast<CURLM*>(multi_));
+}
+
+void RequestLoop::submit(std::string method, std::string path, std::string body,
+                         std::string content_type, Done done, std::chrono::milliseconds delay) {
+  client_.limiter_.acquire();
+  auto r = std::make_unique<Request>();
+  r->exchange.method = std::move(method);
+  r->exchange.path = std::move(path);
+  r->exchange.body = std::move(body);
+  r->content_type = std::move(content_type);
+  r->done = std::move(done);
+  r->not_before = Clock::now() + delay;
+  {
+    std::lock_guard lock(mutex_);
+    if (!stopping_) {
+      submitted_.push_back(std::move(r));
+      ++in_flight_;
+    }
+  }
+  if (r) {
+    r->done(stopped());  // the loop has ended
+    return;
+  }
+  curl_multi_wakeup(static_cast<CURLM*>(multi_));
+}
+
+void RequestLoop::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  curl_multi_wakeup(static_cast<CURLM*>(multi_));
+  std::call_once(joined_, [this] { thread_.join(); });
+}
+
+std::size_t RequestLoop::in_flight() const {
+  std::lock_guard lock(mutex_);
+  return in_flight_;
+}
+
+void RequestLoop::run() {
+  CURLM* multi = static_cast<CURLM*>(multi_);
+  for (;;) {
+    std::deque<std::unique_ptr<Request>> arrived;
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) break;
+      arrived.swap(submitted_);
+    }
+    for (auto& r : arrived)
+      later_.push_back(std::move(r));
+    // Start what is due; the rest waits, the earliest setting the poll's timeout.
+    const Clock::time_point now = Clock::now();
+    Clock::time_point next = now + std::chrono::seconds(1);
+    std::vector<std::unique_ptr<Request>> waiting;
+    for (auto& r : later_) {
+      const bool room = max_in_flight_ == 0 || active_.size() < max_in_flight_;
+      if (r->not_before <= now && room) {
+        start(std::move(r));
+      } else {
+        if (r->not_before > now) next = std::min(next, r->not_before);
+        waiting.push_back(std::move(r));
+      }
+    }
+    later_.swap(waiting);
+    int running = 0;
+    curl_multi_perform(multi, &running);
+    int left = 0;
+    while (CURLMsg* m = curl_multi_info_read(multi, &left)) {
+      if (m->msg == CURLMSG_DONE) finish(m->easy_handle, m->data.result);
+    }
+    // A request that waited for room may go now that answers came: no sleep then.
+    const bool ready = std::any_of(later_.begin(), later_.end(),
+                                   [&](const auto& r) { return r->not_before <= Clock::now(); });
+    const bool room = max_in_flight_ == 0 || active_.size() < max_in_flight_;
+    const auto wait =
+        ready && room ? std::chrono::milliseconds(0)
+                      : std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now());
+    curl_multi_poll(multi, nullptr, 0, static_cast<int>(std::clamp<long>(wait.count(), 0, 1000)),
+                    nullptr);
+  }
+  // Stopping: everything not answered yet is answered "stopped".
+  std::vector<std::unique_ptr<Request>> left;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& r : submitted_)
+      left.push_back(std::move(r));
+    submitted_.clear();
+  }
+  for (auto& r : active_) {
+    curl_multi_remove_handle(multi, r->easy);
+    idle_handles_.push_back(r->easy);
+    left.push_back(std::move(r));
+  }
+  active_.clear();
+  for (auto& r : later_)
+    left.push_back(std::move(r));
+  later_.clear();
+  for (auto& r : left)
+    answer(*r, stopped());
+}
+
+void RequestLoop::start(std::unique_ptr<Request> r) {
+  CURL* easy = nullptr;
+  if (!idle_handles_.empty()) {
+    easy = static_cast<CURL*>(idle_handles_.back());
+    idle_handles_.pop_back();
+  } else {
+    easy = curl_easy_init();
+  }
+  try {
+    client_.prepare(easy, r->exchange, r->content_type, nullptr, nullptr);
+  } catch (const ApiError& e) {  // no credentials to send it with
+    idle_handles_.push_back(easy);
+    Response none;
+    none.transport = static_cast<int>(CURLE_LOGIN_DENIED);
+    none.error = e.message();
+    answer(*r, std::move(none));
+    return;
+  }
+  curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+  r->easy = easy;
+  curl_multi_add_handle(static_cast<CURLM*>(multi_), easy);
+  active_.push_back(std::move(r));
+}
+
+void RequestLoop::finish(void* handle, int result) {
+  CURL* easy = static_cast<CURL*>(handle);
+  curl_multi_remove_handle(static_cast<CURLM*>(multi_), easy);
+  auto it = std::find_if(active_.begin(), active_.end(),
+                         [&](const std::unique_ptr<Request>& r) { return r->easy == easy; });
+  if (it == active_.end()) return;
+  std::unique_ptr<Request> r = std::move(*it);
+  *it = std::move(active_.back());
+  active_.pop_back();
+  Response response = client_.conclude(easy, r->exchange, result);
+  idle_handles_.push_back(easy);
+  r->easy = nullptr;
+  const bool retry_after = response.retry_after_s >= 0;
+  if (r->retries < ApiClient::kMaxRetries &&
+      (response.code == 429 || (retry_after && response.code >= 500))) {
+    ++r->retries;
+    r->exchange.t = {};
+    r->not_before =
+        Clock::now() + std::chrono::seconds(std::clamp(response.retry_after_s, 1L, 10L));
+    later_.push_back(std::move(r));
+    return;
+  }
+  answer(*r, std::move(response));
+}
+
+void RequestLoop::answer(Request& r, Response response) {
+  {
+    std::lock_guard lock(mutex_);
+    --in_flight_;
+  }
+  try {
+    r.done(std::move(response));
+  } catch (const std::exception& e) {
+    spdlog::error("request loop: the handler of {} {} threw: {}", r.exchange.method,
+                  r.exchange.path, e.what());
+  }
+}
+
+}  // namespace schedhost::kube

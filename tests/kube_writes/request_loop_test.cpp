@@ -1,0 +1,104 @@
+// RequestLoop without a server: a refused request is answered with the transport error, a
+// delayed one is not sent before its time, and stop() answers what is left "stopped", then
+// every later submit at once.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+#include "closed_port.hpp"
+#include "kube/request_loop.hpp"
+
+namespace schedhost::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Collects answers as the loop's thread delivers them.
+class Answers {
+ public:
+  kube::RequestLoop::Done collect() {
+    return [this](kube::Response r) {
+      std::lock_guard lock(mutex_);
+      got_.push_back({std::move(r), Clock::now()});
+      changed_.notify_all();
+    };
+  }
+  // Waits up to 10 s for n answers; returns them.
+  std::vector<std::pair<kube::Response, Clock::time_point>> wait_for(std::size_t n) {
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, std::chrono::seconds(10), [&] { return got_.size() >= n; });
+    return got_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::pair<kube::Response, Clock::time_point>> got_;
+};
+
+kube::ClientConfig refusing() {
+  kube::ClientConfig config;
+  config.server = refusing_server();
+  return config;
+}
+
+TEST(RequestLoop, ARefusedRequestIsAnsweredWithTheTransportError) {
+  kube::ApiClient client(refusing());
+  kube::RequestLoop loop(client, 2);
+  Answers answers;
+  for (int i = 0; i < 5; ++i)  // more than may be in flight at once: the rest wait their turn
+    loop.submit("POST", "/api/v1/namespaces/default/events", "{}", "application/json",
+                answers.collect());
+  const auto got = answers.wait_for(5);
+  ASSERT_EQ(got.size(), 5u);
+  for (const auto& [r, at] : got) {
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.transport, 7);  // CURLE_COULDNT_CONNECT
+    EXPECT_NE(r.error.find("onnect"), std::string::npos) << r.error;
+  }
+  EXPECT_EQ(loop.in_flight(), 0u);
+  const kube::ApiError e = kube::ApiClient::error_of("POST", "/x", got[0].first);
+  EXPECT_EQ(e.code(), 0);
+  EXPECT_TRUE(e.transient());
+}
+
+TEST(RequestLoop, ADelayedRequestWaitsItsTime) {
+  kube::ApiClient client(refusing());
+  kube::RequestLoop loop(client);
+  Answers answers;
+  const Clock::time_point start = Clock::now();
+  loop.submit("GET", "/version", "", "", answers.collect(), std::chrono::milliseconds(300));
+  const auto got = answers.wait_for(1);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_GE(got[0].second - start, std::chrono::milliseconds(300));
+}
+
+TEST(RequestLoop, StopAnswersWhatIsLeftThenEveryLaterSubmitAtOnce) {
+  kube::ApiClient client(refusing());
+  kube::RequestLoop loop(client);
+  Answers answers;
+  loop.submit("GET", "/version", "", "", answers.collect(), std::chrono::seconds(30));
+  loop.submit("GET", "/version", "", "", answers.collect(), std::chrono::seconds(30));
+  EXPECT_EQ(loop.in_flight(), 2u);
+  const Clock::time_point start = Clock::now();
+  loop.stop();
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  auto got = answers.wait_for(2);
+  ASSERT_EQ(got.size(), 2u);
+  for (const auto& [r, at] : got) {
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.error, "the request loop stopped before the answer came");
+  }
+  EXPECT_EQ(loop.in_flight(), 0u);
+  loop.submit("GET", "/version", "", "", answers.collect());
+  got = answers.wait_for(3);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[2].first.error, "the request loop stopped before the answer came");
+  loop.stop();  // idempotent
+}
+
+}  // namespace
+}  // namespace schedhost::testing
