@@ -99,7 +99,8 @@ void TcpProxy::accept_loop() {
         for (int i = 0; i < 2 && open; ++i) {
           if (fds[i].revents == 0) continue;
           const ssize_t n = read(fds[i].fd, buffer.data(), buffer.size());
-          open = n > 0 && write_all(fds[1 - i].fd, buffer.data(), n);
+          const bool dropped = i == 1 && answers_dropped_.load();  // the server's side
+          open = n > 0 && (dropped || write_all(fds[1 - i].fd, buffer.data(), n));
         }
       }
       std::lock_guard lock(mutex_);

@@ -29,6 +29,10 @@ class TcpProxy {
   void cut();
   // While blocked, open connections are cut and new ones closed as soon as they are accepted.
   void set_blocked(bool blocked);
+  // While set, what the server sends is read and thrown away: requests still reach the server,
+  // their answers never reach the client (an answer lost on the way; cut() afterwards, as the
+  // connections' streams are then broken).
+  void set_answers_dropped(bool dropped) { answers_dropped_.store(dropped); }
   // Connections accepted and relayed so far (a reconnecting client makes more).
   int relayed() const { return relayed_.load(); }
 
@@ -40,6 +44,7 @@ class TcpProxy {
   int target_port_ = 0;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> blocked_{false};
+  std::atomic<bool> answers_dropped_{false};
   std::atomic<int> relayed_{0};
   std::mutex mutex_;
   std::set<int> open_;  // both ends of every relayed connection

@@ -276,6 +276,40 @@ TEST(ServeFaults, WatchConnectionsCutAgainAndAgain) {
   stop(serve);
 }
 
+// A binding whose answer is lost (the server bound the pod, the connection was cut before the
+// answer came back): serve asks the pod, finds it bound where it asked, and finishes the binding
+// as a success, instead of writing a SchedulerError over a bound pod.
+TEST(ServeFaults, ABindingWhoseAnswerIsLostIsFoundBound) {
+  SCHEDHOST_START_CONTROL_PLANE(plane);
+  kube::ApiClient client(plane->admin_config());
+  ScratchDir dir;
+  TcpProxy proxy(std::stoi(plane->server().substr(plane->server().rfind(':') + 1)));
+  create_node(client, node("node-a", 4));
+  ServeProcess serve(*plane, faults_profile(dir), {"--plugin-dir", kFixtures},
+                     plane->write_kubeconfig("proxy.kubeconfig", proxy.server()));
+  wait_until_scheduling(serve);
+  // A first binding, so that the bindings' connection is open when the answers stop.
+  create_pod(client, pod("first", 1));
+  ASSERT_TRUE(eventually([&] { return live_decisions(client)["default/first"].node == "node-a"; }))
+      << serve.log();
+  create_pod(client, pod("lost", 1, 2000));
+  EXPECT_EQ(wait_until_binding(serve, "lost"), "node-a");
+  proxy.set_answers_dropped(true);  // the POST after the PreBind's 2 s gets no answer
+  ASSERT_TRUE(eventually([&] {
+    return client.get("/api/v1/namespaces/default/pods/lost")["spec"].value("nodeName", "") ==
+           "node-a";
+  })) << serve.log();
+  proxy.set_answers_dropped(false);
+  proxy.cut();
+  ASSERT_TRUE(eventually([&] {
+    return events_about(client, "default", "lost", "Scheduled").size() == 1;
+  })) << serve.log();
+  EXPECT_EQ(serve.log().find("serve: default/lost failed"), std::string::npos) << serve.log();
+  // Bound, and no PodScheduled=False written over the binding's True.
+  EXPECT_EQ(live_decisions(client)["default/lost"].result, "Scheduled") << serve.log();
+  stop(serve);
+}
+
 // Deleted while its binding is in flight: the write finds no pod (404), the room it was assumed
 // on is freed at once, and the pod that did not fit beside it is bound there.
 TEST(ServeFaults, APodDeletedWhileItsBindingIsInFlight) {
