@@ -326,14 +326,14 @@ void EventRecorder::send_head(std::size_t index, std::chrono::milliseconds delay
   }
   loop_.submit(
       method, path, std::move(body), std::string(content_type),
-      [this, index, method, path](Response answer) {
-        answered(index, method, path, std::move(answer));
+      [this, index, method, path](const Response& answer) {
+        answered(index, method, path, answer);
       },
       delay);
 }
 
 void EventRecorder::answered(std::size_t index, const std::string& method, const std::string& path,
-                             Response answer) {
+                             const Response& answer) {
   Outcome outcome = Outcome::Done;
   const bool patching = method == "PATCH";
   if (answer.code >= 200 && answer.code < 300) {

@@ -177,7 +177,7 @@ class EventRecorder {
   // The answer to a lane's head write, on the loop's thread: counts it, POSTs a series that
   // was not found, retries, or moves on to the lane's next write.
   void answered(std::size_t lane, const std::string& method, const std::string& path,
-                Response answer);
+                const Response& answer);
   Outcome judge(const EventSeriesCache::Write& write, const ApiError& e) const;
   // The periodic writes (refresh, finish), on the worker, through the client's own pool.
   Outcome write_once(const EventSeriesCache::Write& write);

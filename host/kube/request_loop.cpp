@@ -57,15 +57,18 @@ void RequestLoop::submit(std::string method, std::string path, std::string body,
   r->content_type = std::move(content_type);
   r->done = std::move(done);
   r->not_before = Clock::now() + delay;
+  Done refused;
   {
     std::lock_guard lock(mutex_);
-    if (!stopping_) {
+    if (stopping_) {
+      refused = std::move(r->done);
+    } else {
       submitted_.push_back(std::move(r));
       ++in_flight_;
     }
   }
-  if (r) {
-    r->done(stopped());  // the loop has ended
+  if (refused) {
+    refused(stopped());  // the loop has ended
     return;
   }
   curl_multi_wakeup(static_cast<CURLM*>(multi_));

@@ -124,9 +124,8 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
     return worth_requeuing(event)(info);
   });
   binder_ = std::make_unique<BindingWorkers>(
-      options.binding_threads, [this](AssumedPod& assumed, BindingWorkers::Finish finish) {
-        bind(assumed, std::move(finish));
-      });
+      options.binding_threads,
+      [this](AssumedPod& assumed, const BindingWorkers::Finish& finish) { bind(assumed, finish); });
   binding_writes_ = std::make_unique<kube::RequestLoop>(client_, kMaxBindingWrites);
   preemptions_ = std::make_unique<PreemptionWorkers>(
       kPreemptionThreads,
@@ -297,7 +296,7 @@ void LiveScheduler::finish_bindings() {
   core_.finish_resolved_waits();
 }
 
-void LiveScheduler::bind(AssumedPod& assumed, BindingWorkers::Finish finish) {
+void LiveScheduler::bind(AssumedPod& assumed, const BindingWorkers::Finish& finish) {
   // Upstream v1.35 (NominatedNodeNameForExpectation): before a PreBind that does work, the pod's
   // nominatedNodeName says where it is going; the API server clears it with the binding.
   framework::Status status = core_.run_binding_plugins(
@@ -324,7 +323,7 @@ void LiveScheduler::bind(AssumedPod& assumed, BindingWorkers::Finish finish) {
   const std::string path = pod_path + "/binding";
   // The worker moves on; the answer finishes the binding on the loop's thread.
   auto answered = [this, path, pod_path, node = assumed.result.node,
-                   finish](kube::Response answer) {
+                   finish](const kube::Response& answer) {
     if (answer.code >= 200 && answer.code < 300) return finish({});
     const kube::ApiError e = kube::ApiClient::error_of("POST", path, answer);
     const framework::Status failed =
@@ -332,11 +331,12 @@ void LiveScheduler::bind(AssumedPod& assumed, BindingWorkers::Finish finish) {
     if (answer.code != 0) return finish(failed);
     // No answer came (a connection cut mid-request): the server may have bound the pod all the
     // same, and a failure written now would mark a bound pod unschedulable. The pod says which.
-    binding_writes_->submit("GET", pod_path, "", "", [node, failed, finish](kube::Response pod) {
-      const json object = json::parse(pod.body, nullptr, false);
-      const bool bound = pod.code == 200 && object.is_object() && node_name_of(object) == node;
-      finish(bound ? framework::Status() : failed);
-    });
+    binding_writes_->submit(
+        "GET", pod_path, "", "", [node, failed, finish](const kube::Response& pod) {
+          const json object = json::parse(pod.body, nullptr, false);
+          const bool bound = pod.code == 200 && object.is_object() && node_name_of(object) == node;
+          finish(bound ? framework::Status() : failed);
+        });
   };
   binding_writes_->submit("POST", path, binding.dump(), "application/json", std::move(answered));
 }

@@ -94,7 +94,7 @@ class LiveScheduler : public scheduler::CycleSink {
   void step();  // one turn of the loop
   void absorb_changes();
   void finish_bindings();
-  void bind(scheduler::AssumedPod& assumed, BindingWorkers::Finish finish);
+  void bind(scheduler::AssumedPod& assumed, const BindingWorkers::Finish& finish);
   // A preemption's API calls (preemption_workers.hpp); any thread, throw on a failure.
   void evict(const PreemptionJob& job, const nlohmann::json& victim);
   void clear_nomination(const nlohmann::json& pod);
