@@ -195,6 +195,16 @@ void stop(ServeProcess& serve) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << serve.log();
 }
 
+// The API server's port, for a TcpProxy in front of it.
+int api_port(const ControlPlane& plane) {
+  return std::stoi(plane.server().substr(plane.server().rfind(':') + 1));
+}
+
+// A kubeconfig that reaches plane's API server through proxy.
+std::string through(const ControlPlane& plane, const TcpProxy& proxy) {
+  return plane.write_kubeconfig("proxy.kubeconfig", proxy.server());
+}
+
 TEST(ServeFaults, TheApiServerRestartedMidRun) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
@@ -226,11 +236,11 @@ TEST(ServeFaults, ACompactionThatForces410GoneRelistsAndSeesTheDeletionsItMissed
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
   ScratchDir dir;
-  TcpProxy proxy(std::stoi(plane->server().substr(plane->server().rfind(':') + 1)));
+  TcpProxy proxy(api_port(*plane));
   create_node(client, node("node-a", 4));
   create_node(client, node("node-b", 4));
   ServeProcess serve(*plane, faults_profile(dir), {"--plugin-dir", kFixtures},
-                     plane->write_kubeconfig("proxy.kubeconfig", proxy.server()));
+                     through(*plane, proxy));
   const std::set<std::string> first = create_pods(client, "first", 8, 1);
   expect_consistent(client, first, serve, first);
 
@@ -256,10 +266,10 @@ TEST(ServeFaults, WatchConnectionsCutAgainAndAgain) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
   ScratchDir dir;
-  TcpProxy proxy(std::stoi(plane->server().substr(plane->server().rfind(':') + 1)));
+  TcpProxy proxy(api_port(*plane));
   create_node(client, node("node-a", 4));
   ServeProcess serve(*plane, faults_profile(dir), {"--plugin-dir", kFixtures},
-                     plane->write_kubeconfig("proxy.kubeconfig", proxy.server()));
+                     through(*plane, proxy));
   wait_until_scheduling(serve);
   std::set<std::string> all;
   for (int wave = 0; wave < 4; ++wave) {
@@ -283,10 +293,10 @@ TEST(ServeFaults, ABindingWhoseAnswerIsLostIsFoundBound) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
   ScratchDir dir;
-  TcpProxy proxy(std::stoi(plane->server().substr(plane->server().rfind(':') + 1)));
+  TcpProxy proxy(api_port(*plane));
   create_node(client, node("node-a", 4));
   ServeProcess serve(*plane, faults_profile(dir), {"--plugin-dir", kFixtures},
-                     plane->write_kubeconfig("proxy.kubeconfig", proxy.server()));
+                     through(*plane, proxy));
   wait_until_scheduling(serve);
   // A first binding, so that the bindings' connection is open when the answers stop.
   create_pod(client, pod("first", 1));
