@@ -270,13 +270,20 @@ Response ApiClient::request(const std::string& method, const std::string& path,
     std::unique_ptr<Connection> c = borrow();
     Response r = perform(*c, method, path, body, content_type, nullptr, nullptr);
     give_back(std::move(c));
-    const bool retry_after = r.retry_after_s >= 0;
-    if (attempt < ApiClient::kMaxRetries && (r.code == 429 || (retry_after && r.code >= 500))) {
-      std::this_thread::sleep_for(std::chrono::seconds(std::clamp(r.retry_after_s, 1L, 10L)));
+    if (const auto delay = retry_delay(r, attempt)) {
+      std::this_thread::sleep_for(*delay);
       continue;
     }
     return r;
   }
+}
+
+std::optional<std::chrono::seconds> ApiClient::retry_delay(const Response& response, int retries) {
+  const bool retry_after = response.retry_after_s >= 0;
+  if (retries >= kMaxRetries || !(response.code == 429 || (retry_after && response.code >= 500))) {
+    return std::nullopt;
+  }
+  return std::chrono::seconds(std::clamp(response.retry_after_s, 1L, 10L));
 }
 
 Response ApiClient::stream(const std::string& path,

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +39,10 @@ class ApiClient {
   // user_agent_suffix is appended to "schedhost/<version> (linux/amd64)", e.g. "/scheduler".
   // client-go's retries of a 429, or a 5xx with Retry-After, before the answer is returned.
   static constexpr int kMaxRetries = 10;
+  // How long to wait before sending again a request answered so after `retries` retries (the
+  // Retry-After, 1..10 s), or nullopt when the answer is final. Shared by request() and
+  // RequestLoop.
+  static std::optional<std::chrono::seconds> retry_delay(const Response& response, int retries);
 
   explicit ApiClient(ClientConfig config, std::string user_agent_suffix = "");
   ~ApiClient();

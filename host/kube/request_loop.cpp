@@ -103,9 +103,9 @@ void RequestLoop::run() {
     const Clock::time_point now = Clock::now();
     Clock::time_point next = now + std::chrono::seconds(1);
     std::vector<std::unique_ptr<Request>> waiting;
+    const auto room = [this] { return max_in_flight_ == 0 || active_.size() < max_in_flight_; };
     for (auto& r : later_) {
-      const bool room = max_in_flight_ == 0 || active_.size() < max_in_flight_;
-      if (r->not_before <= now && room) {
+      if (r->not_before <= now && room()) {
         start(std::move(r));
       } else {
         if (r->not_before > now) next = std::min(next, r->not_before);
@@ -122,10 +122,10 @@ void RequestLoop::run() {
     // A request that waited for room may go now that answers came: no sleep then.
     const bool ready = std::any_of(later_.begin(), later_.end(),
                                    [&](const auto& r) { return r->not_before <= Clock::now(); });
-    const bool room = max_in_flight_ == 0 || active_.size() < max_in_flight_;
     const auto wait =
-        ready && room ? std::chrono::milliseconds(0)
-                      : std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now());
+        ready && room()
+            ? std::chrono::milliseconds(0)
+            : std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now());
     curl_multi_poll(multi, nullptr, 0, static_cast<int>(std::clamp<long>(wait.count(), 0, 1000)),
                     nullptr);
   }
@@ -186,13 +186,10 @@ void RequestLoop::finish(void* handle, int result) {
   Response response = client_.conclude(easy, r->exchange, result);
   idle_handles_.push_back(easy);
   r->easy = nullptr;
-  const bool retry_after = response.retry_after_s >= 0;
-  if (r->retries < ApiClient::kMaxRetries &&
-      (response.code == 429 || (retry_after && response.code >= 500))) {
+  if (const auto delay = ApiClient::retry_delay(response, r->retries)) {
     ++r->retries;
     r->exchange.t = {};
-    r->not_before =
-        Clock::now() + std::chrono::seconds(std::clamp(response.retry_after_s, 1L, 10L));
+    r->not_before = Clock::now() + *delay;
     later_.push_back(std::move(r));
     return;
   }

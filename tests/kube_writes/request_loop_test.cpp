@@ -1,6 +1,6 @@
 // RequestLoop without a server: a refused request is answered with the transport error, a
-// delayed one is not sent before its time, and stop() answers what is left "stopped", then
-// every later submit at once.
+// delayed one is not sent before its time, and stop() answers what is left "stopped", then every
+// later submit at once. And the retry rule the loop shares with ApiClient.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -43,6 +43,25 @@ kube::ClientConfig refusing() {
   kube::ClientConfig config;
   config.server = refusing_server();
   return config;
+}
+
+// client-go's rule, shared by ApiClient::request and the loop: a 429, or a 5xx that says
+// Retry-After, is sent again after Retry-After (1..10 s), at most ten times.
+TEST(RetryDelay, TooManyRequestsOrA5xxWithRetryAfterUpToTenTimes) {
+  const auto answer = [](long code, long retry_after) {
+    kube::Response r;
+    r.code = code;
+    r.retry_after_s = retry_after;
+    return r;
+  };
+  using std::chrono::seconds;
+  EXPECT_EQ(kube::ApiClient::retry_delay(answer(429, -1), 0), seconds(1));
+  EXPECT_EQ(kube::ApiClient::retry_delay(answer(429, 3), 9), seconds(3));
+  EXPECT_EQ(kube::ApiClient::retry_delay(answer(503, 30), 0), seconds(10));
+  EXPECT_EQ(kube::ApiClient::retry_delay(answer(429, 3), 10), std::nullopt);
+  EXPECT_EQ(kube::ApiClient::retry_delay(answer(500, -1), 0), std::nullopt);
+  EXPECT_EQ(kube::ApiClient::retry_delay(answer(409, 5), 0), std::nullopt);
+  EXPECT_EQ(kube::ApiClient::retry_delay(answer(0, -1), 0), std::nullopt);
 }
 
 TEST(RequestLoop, ARefusedRequestIsAnsweredWithTheTransportError) {
