@@ -7,10 +7,18 @@ namespace schedhost::cluster {
 Node::Node(nlohmann::json object)
     : Node(std::make_shared<const nlohmann::json>(std::move(object))) {}
 
-Node::Node(std::shared_ptr<const nlohmann::json> object)
-    : json_(object ? std::move(object) : std::make_shared<const nlohmann::json>()) {
-  const JsonField root(*json_);
-  if (!json_->is_object()) root.fail("must be a mapping with metadata and status: fix the Node");
+Node::Node(std::shared_ptr<const nlohmann::json> object) : json_(std::move(object)) {
+  read(json_.get());
+}
+
+Node::Node(const nlohmann::json& object, std::shared_ptr<const std::string> compact_text)
+    : json_(KeptJson::text(std::move(compact_text))) {
+  read(object);
+}
+
+void Node::read(const nlohmann::json& object) {
+  const JsonField root(object);
+  if (!object.is_object()) root.fail("must be a mapping with metadata and status: fix the Node");
 
   if (auto metadata = root.member("metadata")) {
     name_ = string_member(*metadata, "name");

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/json_pointer_cache.hpp"
+#include "cluster/kept_json.hpp"
 #include "cluster/resource_list.hpp"
 #include "cluster/string_map.hpp"
 
@@ -40,6 +41,8 @@ class Node {
   explicit Node(nlohmann::json object);
   // The same from an object already shared (an informer's): it is kept, not copied.
   explicit Node(std::shared_ptr<const nlohmann::json> object);
+  // The same from `object`, keeping only its compact text (as Pod's constructor of that form).
+  Node(const nlohmann::json& object, std::shared_ptr<const std::string> compact_text);
 
   const std::string& name() const { return name_; }
   // metadata.uid, or "uid-node-<name>" when unset.
@@ -53,14 +56,17 @@ class Node {
   const std::vector<Taint>& taints() const { return taints_; }
   const std::vector<NodeImage>& images() const { return images_; }
 
-  const nlohmann::json& json() const { return *json_; }
-  // As Pod::json_at: compact JSON by RFC 6901 pointer, cached, thread-safe.
+  // As Pod's json(), json_tree() and json_at().
+  const nlohmann::json& json() const { return json_.get(); }
+  std::shared_ptr<const nlohmann::json> json_tree() const { return json_.tree(); }
   std::optional<std::string_view> json_at(std::string_view json_pointer) const {
-    return json_cache_.get(*json_, json_pointer);
+    return json_.at(json_pointer, json_cache_);
   }
 
  private:
-  std::shared_ptr<const nlohmann::json> json_;  // as Pod's: shared, never null
+  void read(const nlohmann::json& object);
+
+  KeptJson json_;  // as Pod's
   std::string name_;
   std::string uid_;
   bool unschedulable_ = false;

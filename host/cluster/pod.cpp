@@ -283,8 +283,18 @@ Pod::Pod(nlohmann::json object, std::string_view default_namespace)
 
 Pod::Pod(std::shared_ptr<const nlohmann::json> object, std::string_view default_namespace)
     : json_(std::move(object)), generation_(next_generation()) {
-  const JsonField root(json_.get());
-  if (!json_.get().is_object()) root.fail("must be a mapping with metadata and spec: fix the Pod");
+  read(json_.get(), default_namespace);
+}
+
+Pod::Pod(const nlohmann::json& object, std::shared_ptr<const std::string> compact_text,
+         std::string_view default_namespace)
+    : json_(KeptJson::text(std::move(compact_text))), generation_(next_generation()) {
+  read(object, default_namespace);
+}
+
+void Pod::read(const nlohmann::json& object, std::string_view default_namespace) {
+  const JsonField root(object);
+  if (!object.is_object()) root.fail("must be a mapping with metadata and spec: fix the Pod");
 
   if (auto metadata = root.member("metadata")) {
     name_ = string_member(*metadata, "name");

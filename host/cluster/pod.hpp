@@ -12,7 +12,7 @@
 
 #include "cluster/host_port.hpp"
 #include "cluster/json_pointer_cache.hpp"
-#include "cluster/patched_json.hpp"
+#include "cluster/kept_json.hpp"
 #include "cluster/resource_list.hpp"
 #include "cluster/string_map.hpp"
 
@@ -60,6 +60,10 @@ class Pod {
   // The same from an object already shared (an informer's): it is kept, not copied.
   explicit Pod(std::shared_ptr<const nlohmann::json> object,
                std::string_view default_namespace = "default");
+  // The same from `object`, keeping only its compact text (object.dump(), shared with serve's
+  // informer store): json_at reads the text, json() parses it when first called.
+  Pod(const nlohmann::json& object, std::shared_ptr<const std::string> compact_text,
+      std::string_view default_namespace = "default");
 
   // A copy with spec.nodeName = node_name (in the JSON too) and a new generation.
   std::shared_ptr<const Pod> bound_to(std::string_view node_name) const;
@@ -126,18 +130,23 @@ class Pod {
   bool has_required_anti_affinity() const { return has_required_anti_affinity_; }
 
   // The object as given, with spec.nodeName or status.nominatedNodeName set by bound_to and
-  // nominated_to (the tree is copied for that when first read).
+  // nominated_to (the tree is copied for that when first read; a Pod that keeps text parses it
+  // then, and keeps the tree as long as it lives).
   const nlohmann::json& json() const { return json_.get(); }
+  // The same tree, shared; parsed anew on each call (and not kept) when this Pod keeps text: for
+  // readers that look once, such as serve comparing two versions of a pod.
+  std::shared_ptr<const nlohmann::json> json_tree() const { return json_.tree(); }
   // Compact JSON of the value at an RFC 6901 pointer ("" = the whole object); nullopt when the
-  // pointer is malformed or names nothing. Cached per pointer; thread-safe; the view lives as
-  // long as this Pod.
+  // pointer is malformed or names nothing. Thread-safe; the view lives as long as this Pod.
   std::optional<std::string_view> json_at(std::string_view json_pointer) const {
-    return json_cache_.get(json_.get(), json_pointer);
+    return json_.at(json_pointer, json_cache_);
   }
 
  private:
-  // Shared with the informer's store in serve (one tree per object, not two).
-  PatchedJson json_;
+  void read(const nlohmann::json& object, std::string_view default_namespace);
+
+  // A replay's tree, shared; in serve, the compact text shared with the informer's store.
+  KeptJson json_;
   // First, together: what spreading and affinity read for every existing pod on every node.
   std::string namespace_;
   StringMap labels_;

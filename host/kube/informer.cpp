@@ -8,11 +8,24 @@
 #include "kube/watch_decoder.hpp"
 
 namespace schedhost::kube {
+Object::Object(std::shared_ptr<const nlohmann::json> tree) : tree_(std::move(tree)) {
+  if (tree_) {
+    text_ = std::make_shared<const std::string>(
+        tree_->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+}
+
 Object stored_object(nlohmann::json&& object) {
   if (auto m = object.find("metadata"); m != object.end() && m->is_object()) {
     m->erase("managedFields");
   }
-  return std::make_shared<const nlohmann::json>(std::move(object));
+  return Object(std::make_shared<const nlohmann::json>(std::move(object)));
+}
+
+Object stored_object(std::shared_ptr<const std::string> text) {
+  return {std::make_shared<const nlohmann::json>(
+              nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false)),
+          std::move(text)};
 }
 
 namespace {
@@ -66,15 +79,15 @@ bool Informer::wait_for_sync(std::chrono::milliseconds timeout) {
 Object Informer::get(const std::string& key) const {
   std::lock_guard lock(mutex_);
   auto it = store_.find(key);
-  return it == store_.end() ? nullptr : it->second;
+  return it == store_.end() ? nullptr : stored_object(it->second);
 }
 
 std::vector<Object> Informer::list() const {
   std::lock_guard lock(mutex_);
   std::vector<Object> out;
   out.reserve(store_.size());
-  for (const auto& [key, object] : store_)
-    out.push_back(object);
+  for (const auto& [key, text] : store_)
+    out.push_back(stored_object(text));
   return out;
 }
 
@@ -171,11 +184,13 @@ bool Informer::list_and_replace(const std::string& resource_version) {
 
   // Replace: every listed object is an add or an update, every stored object missing from the
   // list a deletion whose final state is unknown.
-  std::map<std::string, Object> previous;
+  std::map<std::string, std::shared_ptr<const std::string>> previous;
   {
     std::lock_guard lock(mutex_);
-    previous = store_;
-    store_ = listed;
+    previous = std::move(store_);
+    store_.clear();
+    for (const auto& [key, object] : listed)
+      store_.emplace(key, object.text());
     resource_version_ = list_version;
     ++stats_.lists;
     stats_.pages += pages;
@@ -186,12 +201,12 @@ bool Informer::list_and_replace(const std::string& resource_version) {
     if (old == previous.end()) {
       if (handler_.on_add) handler_.on_add(object, initial);
     } else {
-      if (handler_.on_update) handler_.on_update(old->second, object);
+      if (handler_.on_update) handler_.on_update(stored_object(old->second), object);
       previous.erase(old);
     }
   }
-  for (const auto& [key, object] : previous) {
-    if (handler_.on_delete) handler_.on_delete(object, true);
+  for (const auto& [key, text] : previous) {
+    if (handler_.on_delete) handler_.on_delete(stored_object(text), true);
   }
   synced_ = true;
   last_logged_.clear();
@@ -200,7 +215,7 @@ bool Informer::list_and_replace(const std::string& resource_version) {
 
 void Informer::apply(WatchEventType type, Object object) {
   const std::string key = object_key(*object);
-  Object old;
+  std::shared_ptr<const std::string> old;
   {
     std::lock_guard lock(mutex_);
     resource_version_ = resource_version_of(*object);
@@ -209,13 +224,15 @@ void Informer::apply(WatchEventType type, Object object) {
     if (type == WatchEventType::Deleted) {
       if (it != store_.end()) store_.erase(it);
     } else {
-      store_[key] = object;
+      store_[key] = object.text();
     }
   }
   if (type == WatchEventType::Deleted) {
     if (handler_.on_delete) handler_.on_delete(object, false);
   } else if (old) {
-    if (handler_.on_update) handler_.on_update(old, object);
+    // The old version is parsed again from its text: a pod's update costs a parse, where keeping
+    // every tree cost five times the memory.
+    if (handler_.on_update) handler_.on_update(stored_object(std::move(old)), object);
   } else {
     if (handler_.on_add) handler_.on_add(object, false);
   }

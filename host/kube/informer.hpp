@@ -29,7 +29,29 @@
 
 namespace schedhost::kube {
 
-using Object = std::shared_ptr<const nlohmann::json>;
+// An object as an informer hands it over: its tree, to read now, and its compact text, which is
+// all the informer's store keeps (a tree takes about five times the memory) and what serve's
+// Pods and Nodes keep too, the same string. Reads like a pointer to the tree.
+class Object {
+ public:
+  Object() = default;
+  Object(std::nullptr_t) {}  // NOLINT(google-explicit-constructor): "no object", as before
+  // From a tree alone (tests, and objects not from a server): the text is its dump().
+  Object(std::shared_ptr<const nlohmann::json> tree);  // NOLINT(google-explicit-constructor)
+  Object(std::shared_ptr<const nlohmann::json> tree, std::shared_ptr<const std::string> text)
+      : tree_(std::move(tree)), text_(std::move(text)) {}
+
+  const nlohmann::json& operator*() const { return *tree_; }
+  const nlohmann::json* operator->() const { return tree_.get(); }
+  explicit operator bool() const { return tree_ != nullptr; }
+  bool operator==(std::nullptr_t) const { return tree_ == nullptr; }
+  const std::shared_ptr<const nlohmann::json>& tree() const { return tree_; }
+  const std::shared_ptr<const std::string>& text() const { return text_; }  // null only if tree is
+
+ private:
+  std::shared_ptr<const nlohmann::json> tree_;
+  std::shared_ptr<const std::string> text_;
+};
 
 struct InformerHandler {
   // A new object; initial_list is true for the objects of the first list.
@@ -62,6 +84,8 @@ struct InformerStats {
 // scheduler decides reads them and they are often a third of an object (kube-scheduler's pod
 // informer drops them too); every tree and copy built from the object is smaller for it.
 Object stored_object(nlohmann::json&& object);
+// An object the store kept as text, parsed again (for an update's old version, get(), list()).
+Object stored_object(std::shared_ptr<const std::string> text);
 
 class Informer {
  public:
@@ -115,7 +139,7 @@ class Informer {
   InformerHandler handler_;
 
   mutable std::mutex mutex_;  // guards store_, resource_version_, stats_, paused_
-  std::map<std::string, Object> store_;
+  std::map<std::string, std::shared_ptr<const std::string>> store_;  // key -> compact text
   std::string resource_version_;
   InformerStats stats_;
   bool paused_ = false;

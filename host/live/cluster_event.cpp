@@ -81,8 +81,11 @@ std::vector<schedhost_action_t> node_update_actions(const nlohmann::json& old_no
 
 std::vector<schedhost_action_t> pod_update_actions(const cluster::Pod& old_pod,
                                                    const cluster::Pod& new_pod) {
-  const nlohmann::json& o = old_pod.json();
-  const nlohmann::json& n = new_pod.json();
+  // Parsed for the comparison and dropped when the Pods keep text (serve).
+  const std::shared_ptr<const nlohmann::json> old_json = old_pod.json_tree();
+  const std::shared_ptr<const nlohmann::json> new_json = new_pod.json_tree();
+  const nlohmann::json& o = *old_json;
+  const nlohmann::json& n = *new_json;
   std::vector<schedhost_action_t> out;
   if (!same_at(o, n, "/metadata/labels")) out.push_back(SCHEDHOST_ACTION_UPDATE_POD_LABEL);
   if (scaled_down(old_pod, new_pod)) out.push_back(SCHEDHOST_ACTION_UPDATE_POD_SCALE_DOWN);

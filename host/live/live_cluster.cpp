@@ -212,15 +212,17 @@ void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
     }
     return;
   }
-  auto node = std::make_shared<const cluster::Node>(c.object);
+  auto node = std::make_shared<const cluster::Node>(*c.object, c.object.text());
   std::vector<schedhost_action_t> actions{SCHEDHOST_ACTION_ADD};
   std::shared_ptr<const cluster::Node> old_node;
   if (const cluster::NodeInfo* info = snapshot_.find(name)) {
     old_node = info->node_ptr();
-    actions = node_update_actions(info->node().json(), *c.object);
+    // Parsed for the comparison and dropped: a tree kept by every node would undo keeping text.
+    const std::shared_ptr<const nlohmann::json> old_json = info->node().json_tree();
+    actions = node_update_actions(*old_json, *c.object);
     // Status heartbeats change nothing the plugins read; an update restarts the snapshot's
     // timeline (plugins recount), so only a relevant change is applied.
-    if (scheduling_relevant_change(info->node().json(), *c.object)) {
+    if (scheduling_relevant_change(*old_json, *c.object)) {
       snapshot_.update_node(std::move(node));
       ++out.nodes;
     }
@@ -258,14 +260,14 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
     if (snapshot_.remove(uid)) {
       ++out.pods;
       ClusterEvent e = framework::assigned_pod_event(SCHEDHOST_ACTION_DELETE);
-      e.old_pod = std::make_shared<const cluster::Pod>(c.object);
+      e.old_pod = std::make_shared<const cluster::Pod>(*c.object, c.object.text());
       out.events.push_back(std::move(e));
     }
     const std::string node = c.object->value("/spec/nodeName"_json_pointer, std::string());
     if (auto it = orphans_.find(node); it != orphans_.end()) it->second.erase(uid);
     return;
   }
-  auto pod = std::make_shared<const cluster::Pod>(c.object);
+  auto pod = std::make_shared<const cluster::Pod>(*c.object, c.object.text());
   const cluster::NodeInfo* placed_on = snapshot_.node_of_pod(uid);
   const bool was_assumed = assumed_.erase(uid) != 0;
   if (placed_on != nullptr && placed_on->name() == pod->node_name()) {

@@ -44,6 +44,24 @@ kube::InformerHandler fan_out(kube::InformerHandler a, kube::InformerHandler b) 
           }};
 }
 
+// What an Event's reference to the pod reads of it (kube::object_reference), taken from the
+// text a serve Pod keeps rather than from a tree parsed for it.
+json reference_fields(const cluster::Pod& pod) {
+  json out = json::object();
+  const auto copy = [&pod](json& to, const char* key, std::string_view pointer) {
+    if (const std::optional<std::string_view> text = pod.json_at(pointer)) {
+      to[key] = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    }
+  };
+  copy(out, "kind", "/kind");
+  copy(out, "apiVersion", "/apiVersion");
+  json& metadata = out["metadata"] = json::object();
+  for (const char* key : {"namespace", "name", "uid", "resourceVersion"}) {
+    copy(metadata, key, std::string("/metadata/") + key);
+  }
+  return out;
+}
+
 std::string node_name_of(const json& pod) {
   return pod.value("/spec/nodeName"_json_pointer, std::string());
 }
@@ -80,8 +98,9 @@ class LiveScheduler::PluginEventSink : public framework::PluginEvents {
       spdlog::info("serve: plugin \"{}\": event {} {} about {}: {}", plugin, type, reason,
                    pod.key(), message);
     }
-    events_.record(pod.json(), type, reason, binding_hook(site.hook) ? "Binding" : "Scheduling",
-                   std::string(message), controller, instance);
+    events_.record(reference_fields(pod), type, reason,
+                   binding_hook(site.hook) ? "Binding" : "Scheduling", std::string(message),
+                   controller, instance);
   }
 
  private:
@@ -371,7 +390,6 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
                             const scheduler::FailureDetail& detail) {
   const std::string& uid = pod->uid();
   const PodPtr latest = queue_->latest(uid);
-  const json& object = latest ? latest->json() : pod->json();
   const int attempts = end_attempt(uid, result.profile, result.result);
   if (result.result == scheduler::kScheduled) {
     // kube-scheduler's V(2) line for every pod it binds.
@@ -381,7 +399,7 @@ void LiveScheduler::decided(const PodPtr& pod, PodResult result,
     }
     cluster_.binding_finished(uid, Clock::now());
     queue_->done(uid);
-    events_.record(object, "Normal", "Scheduled", "Binding",
+    events_.record(reference_fields(latest ? *latest : *pod), "Normal", "Scheduled", "Binding",
                    "Successfully assigned " + pod->key() + " to " + result.node, result.profile,
                    kube::reporting_instance_for(result.profile));
     std::lock_guard lock(stats_mutex_);

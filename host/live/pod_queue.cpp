@@ -91,7 +91,7 @@ void PodQueue::apply_pending() {
     }
     PodPtr pod;
     try {
-      pod = std::make_shared<const cluster::Pod>(e.object);
+      pod = std::make_shared<const cluster::Pod>(*e.object, e.object.text());
     } catch (const std::exception& ex) {
       spdlog::warn("queue: skipped pod {}: {}", kube::object_key(*e.object), ex.what());
       continue;
@@ -105,12 +105,13 @@ void PodQueue::apply_pending() {
       }
       continue;
     }
-    const bool updated = pod_updated(known->second->json(), pod->json());
+    // The old version is parsed for this and dropped (queued Pods keep only text).
+    const std::shared_ptr<const nlohmann::json> known_json = known->second->json_tree();
+    const bool updated = pod_updated(*known_json, *e.object);
     if (updated) {
       spdlog::debug(
           "queue: pod {} updated: {}", pod->key(),
-          nlohmann::json::diff(compared_part(known->second->json()), compared_part(pod->json()))
-              .dump());
+          nlohmann::json::diff(compared_part(*known_json), compared_part(*e.object)).dump());
     }
     const std::string& was_nominated = known->second->nominated_node_name();
     const PodPtr moved_from = !was_nominated.empty() && was_nominated != pod->nominated_node_name()

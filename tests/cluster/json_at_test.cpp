@@ -14,6 +14,21 @@ namespace {
 
 using testing::yaml;
 
+// Every pointer test runs on both forms a Pod or Node keeps its JSON in: the tree (replays) and
+// compact text only (serve), where json_at reads the text instead of dumping from the tree.
+class JsonAtTest : public ::testing::TestWithParam<bool> {
+ protected:
+  static bool kept_as_text() { return GetParam(); }
+  static Pod make_pod(const nlohmann::json& object) {
+    if (!kept_as_text()) return Pod(object);
+    return Pod(object, std::make_shared<const std::string>(object.dump()));
+  }
+  static Node make_node(const nlohmann::json& object) {
+    if (!kept_as_text()) return Node(object);
+    return Node(object, std::make_shared<const std::string>(object.dump()));
+  }
+};
+
 const char* kPod = R"(
 metadata:
   name: web
@@ -25,26 +40,26 @@ spec:
   - name: log
 )";
 
-TEST(JsonAtTest, Hits) {
-  Pod pod(yaml(kPod));
+TEST_P(JsonAtTest, Hits) {
+  const Pod pod = make_pod(yaml(kPod));
   EXPECT_EQ(pod.json_at("/metadata/name"), "\"web\"");
   EXPECT_EQ(pod.json_at("/spec/containers/0/resources"), R"({"requests":{"cpu":"100m"}})");
   EXPECT_EQ(pod.json_at("/spec/containers/1"), R"({"name":"log"})");
 }
 
-TEST(JsonAtTest, WholeObject) {
-  Pod pod(yaml(kPod));
+TEST_P(JsonAtTest, WholeObject) {
+  const Pod pod = make_pod(yaml(kPod));
   EXPECT_EQ(pod.json_at(""), pod.json().dump());
 }
 
-TEST(JsonAtTest, EscapedPointers) {
-  Pod pod(yaml(kPod));
+TEST_P(JsonAtTest, EscapedPointers) {
+  const Pod pod = make_pod(yaml(kPod));
   EXPECT_EQ(pod.json_at("/metadata/annotations/example.com~1owner"), "\"team-a\"");
   EXPECT_EQ(pod.json_at("/metadata/annotations/a~0b"), "\"tilde\"");
 }
 
-TEST(JsonAtTest, MissesAndBadPointersReturnNothing) {
-  Pod pod(yaml(kPod));
+TEST_P(JsonAtTest, MissesAndBadPointersReturnNothing) {
+  const Pod pod = make_pod(yaml(kPod));
   EXPECT_EQ(pod.json_at("/spec/affinity"), std::nullopt);
   EXPECT_EQ(pod.json_at("/spec/containers/2"), std::nullopt);
   EXPECT_EQ(pod.json_at("/spec/containers/-"), std::nullopt);
@@ -64,8 +79,8 @@ TEST(JsonAtTest, MissesAndBadPointersReturnNothing) {
   EXPECT_EQ(pod.json_at("/spec/containers/1/name"), "\"log\"");
 }
 
-TEST(JsonAtTest, EmptyKeysAndSlashesInKeys) {
-  Pod pod(yaml(R"(
+TEST_P(JsonAtTest, EmptyKeysAndSlashesInKeys) {
+  const Pod pod = make_pod(yaml(R"(
 metadata:
   name: web
   labels: {"": empty, "a/b": slash, "~": tilde}
@@ -77,8 +92,8 @@ spec: {containers: [{name: app}]}
   EXPECT_EQ(pod.json_at("/metadata/labels/a/b"), std::nullopt);
 }
 
-TEST(JsonAtTest, CachedOncePerPointer) {
-  Pod pod(yaml(kPod));
+TEST_P(JsonAtTest, CachedOncePerPointer) {
+  const Pod pod = make_pod(yaml(kPod));
   std::optional<std::string_view> first = pod.json_at("/spec/containers/0");
   std::optional<std::string_view> second = pod.json_at("/spec/containers/0");
   ASSERT_TRUE(first && second);
@@ -89,7 +104,7 @@ TEST(JsonAtTest, CachedOncePerPointer) {
   EXPECT_EQ(*first, R"({"name":"app","resources":{"requests":{"cpu":"100m"}}})");
 }
 
-TEST(JsonAtTest, CopiesStartWithTheirOwnCache) {
+TEST(JsonAtCopies, StartWithTheirOwnCache) {
   Pod pod(yaml(kPod));
   std::optional<std::string_view> original = pod.json_at("/metadata");
   Pod copy = pod;
@@ -99,8 +114,8 @@ TEST(JsonAtTest, CopiesStartWithTheirOwnCache) {
   EXPECT_NE(original->data(), copied->data());
 }
 
-TEST(JsonAtTest, ConcurrentCallsAgree) {
-  Pod pod(yaml(kPod));
+TEST_P(JsonAtTest, ConcurrentCallsAgree) {
+  const Pod pod = make_pod(yaml(kPod));
   const std::vector<std::string> pointers = {"",
                                              "/metadata",
                                              "/metadata/name",
@@ -137,13 +152,28 @@ TEST(JsonAtTest, ConcurrentCallsAgree) {
   EXPECT_EQ(pod.json_at("/missing"), std::nullopt);
 }
 
-TEST(JsonAtTest, NodesToo) {
-  Node node(yaml("metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}"));
+TEST_P(JsonAtTest, NodesToo) {
+  const Node node =
+      make_node(yaml("metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}"));
   EXPECT_EQ(node.json_at("/metadata/labels/kubernetes.io~1hostname"), "\"node-a\"");
   EXPECT_EQ(node.json_at("/status"), std::nullopt);
   EXPECT_EQ(node.json_at(""),
             R"({"metadata":{"labels":{"kubernetes.io/hostname":"node-a"},"name":"node-a"}})");
 }
+
+// A copy of a Pod that keeps text shares the text: its views are the same bytes.
+TEST(JsonAtCopies, OfAPodKeptAsTextShareTheText) {
+  const nlohmann::json object = yaml(kPod);
+  const Pod pod(object, std::make_shared<const std::string>(object.dump()));
+  const Pod copy = pod;  // NOLINT(performance-unnecessary-copy-initialization): the copy is tested
+  EXPECT_EQ(pod.json_at("/metadata")->data(), copy.json_at("/metadata")->data());
+  EXPECT_EQ(copy.json(), object);  // parsed when asked
+}
+
+INSTANTIATE_TEST_SUITE_P(TreeAndText, JsonAtTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "KeptAsText" : "KeptAsTree";
+                         });
 
 }  // namespace
 }  // namespace schedhost::cluster

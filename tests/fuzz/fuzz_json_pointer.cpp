@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster/compact_json.hpp"
 #include "cluster/json_pointer_cache.hpp"
 #include "fuzz_check.hpp"
 
@@ -26,6 +27,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (first && !nlohmann::json::accept(*first)) {
     schedhost::fuzz::finding("json_at returned text that is not JSON");
+  }
+  // What serve's Pods read instead: the same value found in the object's compact text.
+  const std::string text = object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const nlohmann::json reread = nlohmann::json::parse(text);
+  auto expected = cache.get(reread, pointer);
+  auto found = schedhost::cluster::compact_json_at(text, pointer);
+  if (found.has_value() != expected.has_value() || (found && *found != *expected)) {
+    schedhost::fuzz::finding("compact_json_at differs from the tree");
+  }
+  // And on bytes that are not JSON at all: a view inside them or nothing.
+  if (auto raw = schedhost::cluster::compact_json_at(document, pointer)) {
+    if (raw->data() < document.data() ||
+        raw->data() + raw->size() > document.data() + document.size()) {
+      schedhost::fuzz::finding("compact_json_at read outside its text");
+    }
   }
   return 0;
 }

@@ -74,8 +74,9 @@ TEST(LiveCluster, TheInformersCopyConfirmsAnAssumedPodWithoutCountingItTwice) {
   EXPECT_EQ(c.snapshot().find("n1")->pods().size(), 1u);
 }
 
-TEST(LiveCluster, TheSnapshotSharesTheInformersObjectsWhichComeWithoutManagedFields) {
-  // One tree per object in serve: the informer's store and the snapshot hold the same one.
+TEST(LiveCluster, TheSnapshotSharesTheInformersTextWhichComesWithoutManagedFields) {
+  // One compact text per object in serve, no tree: the informer's store and the snapshot hold
+  // the same string.
   json with_fields = *pod("p1", "n1");
   with_fields["metadata"]["managedFields"] = json::array({{{"manager", "kubectl"}}});
   const kube::Object stored = kube::stored_object(std::move(with_fields));
@@ -89,9 +90,12 @@ TEST(LiveCluster, TheSnapshotSharesTheInformersObjectsWhichComeWithoutManagedFie
   c.apply_pending();
   const cluster::NodeInfo* n1 = c.snapshot().find("n1");
   ASSERT_NE(n1, nullptr);
-  EXPECT_EQ(&n1->node().json(), stored_node.get());
+  EXPECT_EQ(n1->node().json_at("")->data(), stored_node.text()->data());
   ASSERT_EQ(n1->pods().size(), 1u);
-  EXPECT_EQ(&n1->pods()[0]->json(), stored.get());
+  EXPECT_EQ(n1->pods()[0]->json_at("")->data(), stored.text()->data());
+  EXPECT_EQ(n1->pods()[0]->json_at("/metadata/uid"), "\"uid-p1\"");
+  EXPECT_EQ(*n1->pods()[0]->json_tree(), *stored);  // parsed from the text when asked
+  EXPECT_EQ(n1->pods()[0]->json_at("/metadata/managedFields"), std::nullopt);
 }
 
 TEST(LiveCluster, AnAssumedPodBoundElsewhereMovesToTheNodeTheServerNames) {

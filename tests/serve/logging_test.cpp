@@ -23,6 +23,13 @@ TEST(ServeLogging, JsonLinesAndOneLinePerBoundPodAtV2) {
     auto live = live_decisions(client);
     return live["default/a"].node == "n1" && live["default/b"].node == "n1";
   })) << serve.log();
+  // serve logs a binding when its answer has come back to the scheduling thread, which can be
+  // after the API server shows the pod bound.
+  ASSERT_TRUE(eventually([&] {
+    const std::string log = serve.log();
+    return log.find("serve: bound default/a") != std::string::npos &&
+           log.find("serve: bound default/b") != std::string::npos;
+  })) << serve.log();
 
   std::istringstream lines(serve.log());
   std::map<std::string, int> bound;
