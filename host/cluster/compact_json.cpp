@@ -4,50 +4,13 @@
 #include <cstdint>
 #include <string>
 
+#include "cluster/json_pointer_token.hpp"
+#include "cluster/json_spans.hpp"
+
 namespace schedhost::cluster {
 namespace {
 
 constexpr std::size_t kNone = std::string_view::npos;
-
-// The position just past the string whose opening quote is at `at`, or kNone.
-std::size_t skip_string(std::string_view text, std::size_t at) {
-  for (std::size_t i = at + 1; i < text.size(); ++i) {
-    if (text[i] == '\\') {
-      ++i;  // the escaped character, whatever it is
-    } else if (text[i] == '"') {
-      return i + 1;
-    }
-  }
-  return kNone;
-}
-
-// The position just past the value that starts at `at`, or kNone. Containers are skipped by
-// depth, minding strings; anything else runs to the next ',', '}' or ']'.
-std::size_t skip_value(std::string_view text, std::size_t at) {
-  if (at >= text.size()) return kNone;
-  const char first = text[at];
-  if (first == '"') return skip_string(text, at);
-  if (first == '{' || first == '[') {
-    std::size_t depth = 0;
-    for (std::size_t i = at; i < text.size(); ++i) {
-      const char c = text[i];
-      if (c == '"') {
-        i = skip_string(text, i);
-        if (i == kNone) return kNone;
-        --i;
-      } else if (c == '{' || c == '[') {
-        ++depth;
-      } else if (c == '}' || c == ']') {
-        if (--depth == 0) return i + 1;
-      }
-    }
-    return kNone;
-  }
-  std::size_t i = at;
-  while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']')
-    ++i;
-  return i == at ? kNone : i;
-}
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -139,34 +102,20 @@ bool decode_key(std::string_view raw, std::string& out) {
   return true;
 }
 
-// A pointer's token with ~0 and ~1 undone; false when a '~' is not followed by 0 or 1.
-bool unescape_token(std::string_view token, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < token.size(); ++i) {
-    if (token[i] != '~') {
-      out += token[i];
-      continue;
-    }
-    if (i + 1 == token.size() || (token[i + 1] != '0' && token[i + 1] != '1')) return false;
-    out += token[++i] == '0' ? '~' : '/';
-  }
-  return true;
-}
-
 // The member `key` of the object at text[at] ('{'): where its value starts, or kNone.
 std::size_t find_member(std::string_view text, std::size_t at, std::string_view key,
                         std::string& scratch) {
   std::size_t i = at + 1;
   if (i < text.size() && text[i] == '}') return kNone;
   while (i < text.size() && text[i] == '"') {
-    const std::size_t key_end = skip_string(text, i);
+    const std::size_t key_end = value_end(text, i);
     if (key_end == kNone || key_end >= text.size() || text[key_end] != ':') return kNone;
     const std::string_view raw = text.substr(i + 1, key_end - i - 2);
     const bool same = raw.find('\\') == std::string_view::npos
                           ? raw == key
                           : decode_key(raw, scratch) && scratch == key;
     if (same) return key_end + 1;
-    i = skip_value(text, key_end + 1);
+    i = value_end(text, key_end + 1);
     if (i == kNone || i >= text.size() || text[i] != ',') return kNone;
     ++i;
   }
@@ -178,24 +127,11 @@ std::size_t find_element(std::string_view text, std::size_t at, std::size_t inde
   std::size_t i = at + 1;
   if (i < text.size() && text[i] == ']') return kNone;
   for (std::size_t n = 0; n < index; ++n) {
-    i = skip_value(text, i);
+    i = value_end(text, i);
     if (i == kNone || i >= text.size() || text[i] != ',') return kNone;
     ++i;
   }
   return i < text.size() ? i : kNone;
-}
-
-// An array index token: digits only, no leading zero ("-", past the end, names nothing).
-bool array_index(std::string_view token, std::size_t& index) {
-  if (token.empty() || token.size() > 18 || (token.size() > 1 && token.front() == '0')) {
-    return false;
-  }
-  index = 0;
-  for (const char c : token) {
-    if (c < '0' || c > '9') return false;
-    index = index * 10 + static_cast<std::size_t>(c - '0');
-  }
-  return true;
 }
 
 }  // namespace
@@ -205,25 +141,22 @@ std::optional<std::string_view> compact_json_at(std::string_view compact,
   std::size_t at = 0;
   std::string key;
   std::string scratch;
+  std::string_view token;
   while (!pointer.empty()) {
-    if (pointer.front() != '/' || at >= compact.size()) return std::nullopt;
-    pointer.remove_prefix(1);
-    const std::size_t end = std::min(pointer.find('/'), pointer.size());
-    const std::string_view token = pointer.substr(0, end);
-    pointer.remove_prefix(end);
+    if (!take_pointer_token(pointer, token) || at >= compact.size()) return std::nullopt;
     if (compact[at] == '{') {
-      if (!unescape_token(token, key)) return std::nullopt;
+      if (!unescape_pointer_token(token, key)) return std::nullopt;
       at = find_member(compact, at, key, scratch);
     } else if (compact[at] == '[') {
       std::size_t index = 0;
-      if (!array_index(token, index)) return std::nullopt;
+      if (!pointer_array_index(token, index)) return std::nullopt;
       at = find_element(compact, at, index);
     } else {
       return std::nullopt;  // a token on a scalar
     }
     if (at == kNone) return std::nullopt;
   }
-  const std::size_t end = skip_value(compact, at);
+  const std::size_t end = value_end(compact, at);
   if (end == kNone) return std::nullopt;
   return compact.substr(at, end - at);
 }

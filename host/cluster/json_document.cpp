@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cluster/input_limits.hpp"
+#include "cluster/json_pointer_token.hpp"
 #include "cluster/text_encoding.hpp"
 #include "cluster/yaml_documents.hpp"
 #include "cluster/yaml_location.hpp"
@@ -27,20 +28,6 @@ std::pair<int, int> line_column(std::string_view text, size_t offset) {
     }
   }
   return {line, static_cast<int>(offset - line_start) + 1};
-}
-
-std::string escape_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 struct TooDeep {};
@@ -135,8 +122,11 @@ class DocumentBuilder {
     for (std::size_t i = 0; i + 1 < stack_.size(); ++i) {
       out += '/';
       const Open& level = stack_[i];
-      out += level.value->is_object() ? escape_token(*level.key)
-                                      : std::to_string(level.value->size() - 1);
+      if (level.value->is_object()) {
+        append_pointer_token(out, *level.key);
+      } else {
+        out += std::to_string(level.value->size() - 1);
+      }
     }
     return out;
   }

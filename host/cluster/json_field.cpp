@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "cluster/json_pointer_token.hpp"
 #include "cluster/object_error.hpp"
 #include "cluster/rfc3339.hpp"
 
@@ -14,15 +15,7 @@ std::string child_pointer(const std::string& parent, std::string_view key) {
   out.reserve(parent.size() + 1 + key.size());
   out += parent;
   out += '/';
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
+  append_pointer_token(out, key);
   return out;
 }
 

@@ -1,7 +1,8 @@
 #include "cluster/json_pointer_cache.hpp"
 
-#include <algorithm>
 #include <mutex>
+
+#include "cluster/json_pointer_token.hpp"
 
 namespace schedhost::cluster {
 namespace {
@@ -13,36 +14,17 @@ namespace {
 const nlohmann::json* find(const nlohmann::json& object, std::string_view pointer) {
   const nlohmann::json* at = &object;
   std::string key;
+  std::string_view token;
   while (!pointer.empty()) {
-    if (pointer.front() != '/') return nullptr;
-    pointer.remove_prefix(1);
-    const std::size_t end = std::min(pointer.find('/'), pointer.size());
-    const std::string_view token = pointer.substr(0, end);
-    pointer.remove_prefix(end);
+    if (!take_pointer_token(pointer, token)) return nullptr;
     if (at->is_object()) {
-      key.clear();
-      for (std::size_t i = 0; i < token.size(); ++i) {
-        if (token[i] != '~') {
-          key += token[i];
-          continue;
-        }
-        if (i + 1 == token.size() || (token[i + 1] != '0' && token[i + 1] != '1')) return nullptr;
-        key += token[++i] == '0' ? '~' : '/';
-      }
+      if (!unescape_pointer_token(token, key)) return nullptr;
       const auto it = at->find(key);
       if (it == at->end()) return nullptr;
       at = &*it;
     } else if (at->is_array()) {
-      // Digits only, no leading zero ("-" names the element past the end: nothing).
-      if (token.empty() || token.size() > 18 || (token.size() > 1 && token.front() == '0')) {
-        return nullptr;
-      }
       std::size_t index = 0;
-      for (const char c : token) {
-        if (c < '0' || c > '9') return nullptr;
-        index = index * 10 + static_cast<std::size_t>(c - '0');
-      }
-      if (index >= at->size()) return nullptr;
+      if (!pointer_array_index(token, index) || index >= at->size()) return nullptr;
       at = &(*at)[index];
     } else {
       return nullptr;  // a token on a scalar

@@ -55,7 +55,7 @@ std::shared_ptr<const nlohmann::json> KeptJson::tree() const {
 }
 
 bool KeptJson::on_patch_path(std::string_view pointer) const {
-  const std::string path = "/" + patch_->object + "/" + patch_->field;
+  const std::string_view path = patch_->pointer;
   if (pointer.size() <= path.size()) {
     // The field itself, or an object that holds it ("" and "/spec" for /spec/nodeName).
     return path.compare(0, pointer.size(), pointer) == 0 &&
@@ -76,8 +76,9 @@ KeptJson KeptJson::with(std::string object, std::string field, std::string value
   // A second patch on a patched object is rare (a nominated pod then bound): its base is the
   // first patch applied, shared from now on.
   KeptJson out = patch_ == nullptr ? *this : KeptJson(tree());
-  out.patch_ =
-      std::make_shared<const Patch>(Patch{std::move(object), std::move(field), std::move(value)});
+  std::string pointer = "/" + object + "/" + field;
+  out.patch_ = std::make_shared<const Patch>(
+      Patch{std::move(object), std::move(field), std::move(value), std::move(pointer)});
   return out;
 }
 

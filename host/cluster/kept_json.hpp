@@ -51,6 +51,7 @@ class KeptJson {
     std::string object;  // "spec", "status"
     std::string field;   // "nodeName"
     std::string value;
+    std::string pointer;  // "/spec/nodeName": plain names, nothing to escape
   };
   KeptJson() = default;
   // The unpatched tree: the kept one, or parsed from the text.

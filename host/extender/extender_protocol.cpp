@@ -1,10 +1,13 @@
 #include "extender/extender_protocol.hpp"
 
-#include "extender/json_spans.hpp"
+#include "cluster/json_spans.hpp"
 
 namespace schedhost::extender {
 namespace {
 
+using cluster::array_elements;
+using cluster::ContainerEnds;
+using cluster::object_members;
 using nlohmann::json;
 
 // nlohmann's message without its "[json.exception.parse_error.101] " prefix.

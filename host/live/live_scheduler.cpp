@@ -56,9 +56,10 @@ json reference_fields(const cluster::Pod& pod) {
   copy(out, "kind", "/kind");
   copy(out, "apiVersion", "/apiVersion");
   json& metadata = out["metadata"] = json::object();
-  for (const char* key : {"namespace", "name", "uid", "resourceVersion"}) {
-    copy(metadata, key, std::string("/metadata/") + key);
-  }
+  copy(metadata, "namespace", "/metadata/namespace");
+  copy(metadata, "name", "/metadata/name");
+  copy(metadata, "uid", "/metadata/uid");
+  copy(metadata, "resourceVersion", "/metadata/resourceVersion");
   return out;
 }
 

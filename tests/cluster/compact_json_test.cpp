@@ -10,6 +10,7 @@
 
 #include "cluster/compact_json.hpp"
 #include "cluster/json_pointer_cache.hpp"
+#include "cluster/json_pointer_token.hpp"
 #include "cluster/pod.hpp"
 #include "cluster/yaml_documents.hpp"
 #include "cluster/yaml_to_json.hpp"
@@ -20,26 +21,15 @@ namespace {
 
 using nlohmann::json;
 
-std::string escaped(const std::string& key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // Every pointer that names something in `value`, depth first.
 void collect(const json& value, const std::string& at, std::vector<std::string>& out) {
   out.push_back(at);
   if (value.is_object()) {
-    for (const auto& [key, member] : value.items())
-      collect(member, at + "/" + escaped(key), out);
+    for (const auto& [key, member] : value.items()) {
+      std::string pointer = at + "/";
+      append_pointer_token(pointer, key);
+      collect(member, pointer, out);
+    }
   } else if (value.is_array()) {
     for (std::size_t i = 0; i < value.size(); ++i)
       collect(value[i], at + "/" + std::to_string(i), out);

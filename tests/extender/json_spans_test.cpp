@@ -1,4 +1,4 @@
-// The extender's request splitting (extender/json_spans) and answer writing
+// The extender's request splitting (cluster/json_spans) and answer writing
 // (extender/extender_protocol): spans as written, one scan however deep a request is split, and
 // answers that are the JSON a Go client decodes.
 #include <gtest/gtest.h>
@@ -6,29 +6,29 @@
 #include <string>
 #include <string_view>
 
+#include "cluster/json_spans.hpp"
 #include "extender/extender_protocol.hpp"
-#include "extender/json_spans.hpp"
 
 namespace schedhost::json_spans_test {
 
-using extender::ContainerEnds;
+using cluster::ContainerEnds;
 using extender::FilterResult;
 
 TEST(JsonSpans, MembersAndElementsAreTheTextAsWritten) {
-  const auto members = extender::object_members(R"( {"a": [1, {"b": "x]}"}], "c\"d" : null} )");
+  const auto members = cluster::object_members(R"( {"a": [1, {"b": "x]}"}], "c\"d" : null} )");
   ASSERT_TRUE(members);
   ASSERT_EQ(members->size(), 2u);
   EXPECT_EQ((*members)[0].first, "a");
   EXPECT_EQ((*members)[0].second, R"([1, {"b": "x]}"}])");
   EXPECT_EQ((*members)[1].first, R"(c\"d)");
   EXPECT_EQ((*members)[1].second, "null");
-  const auto elements = extender::array_elements((*members)[0].second);
+  const auto elements = cluster::array_elements((*members)[0].second);
   ASSERT_TRUE(elements);
   ASSERT_EQ(elements->size(), 2u);
   EXPECT_EQ((*elements)[1], R"({"b": "x]}"})");
-  EXPECT_FALSE(extender::object_members(R"({"a": [1, 2})"));
-  EXPECT_FALSE(extender::array_elements(R"([1 2])"));
-  EXPECT_FALSE(extender::object_members(R"({"a": "unterminated})"));
+  EXPECT_FALSE(cluster::object_members(R"({"a": [1, 2})"));
+  EXPECT_FALSE(cluster::array_elements(R"([1 2])"));
+  EXPECT_FALSE(cluster::object_members(R"({"a": "unterminated})"));
 }
 
 // Scanning the outer object records where the containers two levels below its members end, so
@@ -37,7 +37,7 @@ TEST(JsonSpans, ContainerEndsRecordTheLevelsARequestIsSplitAt) {
   const std::string body =
       R"({"Pod": {}, "Nodes": {"items": [{"metadata": {"name": "n1"}}, {"spec": [1]}]}})";
   ContainerEnds ends;
-  const auto members = extender::object_members(body, &ends);
+  const auto members = cluster::object_members(body, &ends);
   ASSERT_TRUE(members);
   const std::string_view nodes = (*members)[1].second;
   const std::string_view items = R"([{"metadata": {"name": "n1"}}, {"spec": [1]}])";
@@ -49,11 +49,11 @@ TEST(JsonSpans, ContainerEndsRecordTheLevelsARequestIsSplitAt) {
   EXPECT_EQ(ends.find(body.data() + node), body.data() + body.find(R"(, {"spec")"));
   EXPECT_EQ(ends.find(body.data() + body.find(R"({"name")")), nullptr);  // three levels down
   // Splitting with the record gives what a fresh scan gives.
-  const auto inner = extender::object_members(nodes, &ends);
+  const auto inner = cluster::object_members(nodes, &ends);
   ASSERT_TRUE(inner);
-  const auto elements = extender::array_elements((*inner)[0].second, &ends);
+  const auto elements = cluster::array_elements((*inner)[0].second, &ends);
   ASSERT_TRUE(elements);
-  EXPECT_EQ(*elements, *extender::array_elements(items));
+  EXPECT_EQ(*elements, *cluster::array_elements(items));
 }
 
 TEST(ExtenderAnswer, StringsAreEscapedAsJsonAndBadUtf8Replaced) {

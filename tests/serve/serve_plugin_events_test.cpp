@@ -103,6 +103,14 @@ TEST(ServePluginEvents, APluginsEventsAreEventsAboutThePodFromItsProfile) {
   }
   std::sort(reasons.begin(), reasons.end());
   EXPECT_EQ(reasons, (std::vector<std::string>{"NodeTooSmall", "Placed", "Scheduled"}));
+  // The Scheduled event's reference, read from the text serve keeps of the pending pod.
+  const json scheduled = events_about(client, "default", "web", "Scheduled").front()["regarding"];
+  EXPECT_EQ(scheduled.value("kind", ""), "Pod");
+  EXPECT_EQ(scheduled.value("apiVersion", ""), "v1");
+  EXPECT_EQ(scheduled.value("namespace", ""), "default");
+  EXPECT_EQ(scheduled.value("name", ""), "web");
+  EXPECT_EQ(scheduled.value("uid", ""), uid);
+  EXPECT_FALSE(scheduled.value("resourceVersion", "").empty()) << scheduled.dump();
   EXPECT_NE(serve.log().find("record_event refused type Info"), std::string::npos) << serve.log();
   EXPECT_NE(serve.log().find("record_event refused an empty reason"), std::string::npos)
       << serve.log();

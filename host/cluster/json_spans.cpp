@@ -1,8 +1,8 @@
-#include "extender/json_spans.hpp"
+#include "cluster/json_spans.hpp"
 
 #include <cstring>
 
-namespace schedhost::extender {
+namespace schedhost::cluster {
 namespace {
 
 constexpr std::size_t kBad = std::string_view::npos;
@@ -73,6 +73,10 @@ std::size_t value_end(std::string_view t, std::size_t i, ContainerEnds* ends) {
 
 }  // namespace
 
+std::size_t value_end(std::string_view text, std::size_t at) {
+  return value_end(text, at, nullptr);
+}
+
 std::string_view trimmed(std::string_view text) {
   const std::size_t begin = skip_space(text, 0);
   std::size_t end = text.size();
@@ -124,4 +128,4 @@ std::optional<std::vector<std::string_view>> array_elements(std::string_view tex
   }
 }
 
-}  // namespace schedhost::extender
+}  // namespace schedhost::cluster

@@ -1,16 +1,18 @@
 // Finding the members of a JSON object and the elements of a JSON array as spans of the text,
-// without building them: a request's thousands of Node objects are then read only when they are
-// new (extender/node_object_cache.hpp). Only the structure is checked (strings, brackets, commas,
+// without building them: an extender request's thousands of Node objects are then read only when
+// they are new (extender/node_object_cache.hpp), and serve's objects kept as text are read by
+// pointer (cluster/compact_json.hpp). Only the structure is checked (strings, brackets, commas,
 // colons); each span is parsed (and so validated) by whoever uses it.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-namespace schedhost::extender {
+namespace schedhost::cluster {
 
 // Where the objects and arrays met while scanning a text end, down to a few levels below the
 // scanned value, so that splitting one of them afterwards is a lookup rather than a second scan
@@ -41,7 +43,11 @@ std::optional<std::vector<std::pair<std::string_view, std::string_view>>> object
 std::optional<std::vector<std::string_view>> array_elements(std::string_view text,
                                                             ContainerEnds* ends = nullptr);
 
+// The position just past the value that starts at text[at] (no whitespace before it), or npos
+// when text ends before it does or no value starts there.
+std::size_t value_end(std::string_view text, std::size_t at);
+
 // text without the whitespace around it.
 std::string_view trimmed(std::string_view text);
 
-}  // namespace schedhost::extender
+}  // namespace schedhost::cluster
