@@ -245,8 +245,10 @@ json run_live(const LiveWorkload& w, SchedulerKind kind,
     std::string file = w.name + "-" + scheduler_name(kind) + ".perf.data";
     std::replace(file.begin(), file.end(), '/', '_');
     perf = std::make_unique<testing::ChildProcess>(
-        std::vector<std::string>{"/usr/bin/env", "perf", "record", "-g", "-F", "499", "-p",
-                                 std::to_string(scheduler->pid()), "-o",
+        // DWARF unwinding: the build keeps no frame pointers, so -g's call chains stop at
+        // the first frame of our own code.
+        std::vector<std::string>{"/usr/bin/env", "perf", "record", "--call-graph", "dwarf,8192",
+                                 "-F", "999", "-p", std::to_string(scheduler->pid()), "-o",
                                  settings.perf_dir + "/" + file},
         settings.perf_dir + "/" + file + ".log");
   };

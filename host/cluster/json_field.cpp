@@ -166,6 +166,18 @@ std::string string_member(const JsonField& field, std::string_view key, std::str
   return member ? member->as_string() : std::move(fallback);
 }
 
+std::string string_at(const nlohmann::json& object, std::initializer_list<std::string_view> keys,
+                      std::string fallback) {
+  const nlohmann::json* at = &object;
+  for (std::string_view key : keys) {
+    if (!at->is_object()) return fallback;
+    const auto it = at->find(key);
+    if (it == at->end()) return fallback;
+    at = &*it;
+  }
+  return at->is_string() ? at->get<std::string>() : std::move(fallback);
+}
+
 const char* json_type_name(const nlohmann::json& value, const char* null_word) {
   switch (value.type()) {
     case nlohmann::json::value_t::object:

@@ -67,6 +67,12 @@ class JsonField {
 // Member `key` of field, as a string, or `fallback` when absent.
 std::string string_member(const JsonField& field, std::string_view key, std::string fallback = {});
 
+// The string at object's members `keys`, one inside the other, or `fallback` when one is
+// missing or the value is no string; never throws. For the reads made on every informer event:
+// nlohmann's value(json_pointer, ...) throws and catches on each miss (a pending pod's nodeName).
+std::string string_at(const nlohmann::json& object, std::initializer_list<std::string_view> keys,
+                      std::string fallback = {});
+
 // What a JSON value is, for messages: "a mapping", "a sequence", "a string", "a boolean",
 // "a number", or null_word for null.
 const char* json_type_name(const nlohmann::json& value, const char* null_word = "null");

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cluster/json_field.hpp"
 #include "live/cluster_informers.hpp"
 #include "live/filtered_handler.hpp"
 
@@ -10,13 +11,13 @@ namespace schedhost::extender {
 
 NodeCache::NodeCache(kube::ApiClient& client, std::chrono::seconds sync_timeout) {
   // Only the pods bound to a node count against it.
-  informers_ = live::cluster_informers(
-      client, cluster_,
-      live::filtered_handler(
-          [](const nlohmann::json& p) {
-            return !p.value("/spec/nodeName"_json_pointer, std::string()).empty();
-          },
-          cluster_.assigned_pod_handler()));
+  informers_ =
+      live::cluster_informers(client, cluster_,
+                              live::filtered_handler(
+                                  [](const nlohmann::json& p) {
+                                    return !cluster::string_at(p, {"spec", "nodeName"}).empty();
+                                  },
+                                  cluster_.assigned_pod_handler()));
   try {
     live::start_and_sync(informers_, sync_timeout);
   } catch (const std::runtime_error& e) {

@@ -24,9 +24,10 @@ class Parallelizer {
   // calls have returned. work must not throw. Not reentrant: one call at a time.
   void until(std::size_t n, const std::function<void(std::size_t)>& work);
 
-  // No call is coming soon (serve found no pod to schedule): workers spinning for the next
-  // call go to sleep at once instead of burning the rest of their spin, on a machine whose
-  // other cores the API server may need. The next until() wakes them as usual. Any thread.
+  // No call is coming soon (serve between two pods, or with none to schedule): workers spinning
+  // for the next call go to sleep at once instead of burning the rest of their spin, on a
+  // machine whose other cores the API server may need. The next until() wakes them as usual.
+  // Any thread.
   void rest() { resting_.store(true); }
 
   int parallelism() const { return static_cast<int>(workers_.size()) + 1; }

@@ -2,17 +2,18 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster/json_field.hpp"
 #include "kube/resource.hpp"
 
 namespace schedhost::live {
 namespace {
 
 std::string name_of(const nlohmann::json& object) {
-  return object.value("/metadata/name"_json_pointer, std::string());
+  return cluster::string_at(object, {"metadata", "name"});
 }
 
 std::string uid_of(const nlohmann::json& object) {
-  return object.value("/metadata/uid"_json_pointer, std::string());
+  return cluster::string_at(object, {"metadata", "uid"});
 }
 
 // What upstream's nodeSchedulingPropertiesChange looks at, plus annotations (plugins may read
@@ -150,8 +151,12 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
       list.push_back(object);
     snapshot_.set_objects(*kind, std::move(list));
   }
-  // Bindings that finished but were never confirmed (the informer never showed them bound).
-  for (auto it = assumed_.begin(); it != assumed_.end();) {
+  // Bindings that finished but were never confirmed (the informer never showed them bound),
+  // looked for once a second as upstream's cleanupAssumedPods: this runs before every pod, and
+  // hundreds of bindings can be awaiting their confirmation.
+  const bool sweep = now - last_assumed_sweep_ >= std::chrono::seconds(1);
+  if (sweep) last_assumed_sweep_ = now;
+  for (auto it = sweep ? assumed_.begin() : assumed_.end(); it != assumed_.end();) {
     if (it->second.binding_finished && now - it->second.finished_at > kAssumedPodTtl) {
       spdlog::warn("cache: assumed pod {} expired: its binding was never confirmed", it->first);
       const cluster::NodeInfo* on = snapshot_.node_of_pod(it->first);
@@ -263,7 +268,7 @@ void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
       e.old_pod = std::make_shared<const cluster::Pod>(*c.object, c.object.text());
       out.events.push_back(std::move(e));
     }
-    const std::string node = c.object->value("/spec/nodeName"_json_pointer, std::string());
+    const std::string node = cluster::string_at(*c.object, {"spec", "nodeName"});
     if (auto it = orphans_.find(node); it != orphans_.end()) it->second.erase(uid);
     return;
   }

@@ -93,6 +93,7 @@ class LiveCluster {
     std::chrono::steady_clock::time_point finished_at;
   };
   std::map<std::string, Assumed> assumed_;  // by pod uid
+  std::chrono::steady_clock::time_point last_assumed_sweep_{};
   // Assigned pods whose node the cache does not have (yet): placed when it arrives.
   std::map<std::string, std::map<std::string, std::shared_ptr<const cluster::Pod>>> orphans_;
   std::map<std::string, std::shared_ptr<const cluster::Namespace>> namespaces_;

@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "cluster/json_field.hpp"
 #include "common/log_verbosity.hpp"
 #include "kube/pod_condition_patch.hpp"
 #include "live/cluster_informers.hpp"
@@ -64,7 +65,7 @@ json reference_fields(const cluster::Pod& pod) {
 }
 
 std::string node_name_of(const json& pod) {
-  return pod.value("/spec/nodeName"_json_pointer, std::string());
+  return cluster::string_at(pod, {"spec", "nodeName"});
 }
 
 // The hooks of the binding cycle (and Unreserve, which undoes a reservation): their Events' action
@@ -172,8 +173,8 @@ LiveScheduler::~LiveScheduler() {
 }
 
 bool LiveScheduler::responsible_for(const json& pod) const {
-  const std::string name =
-      pod.value("/spec/schedulerName"_json_pointer, std::string(config::kDefaultSchedulerName));
+  const std::string name = cluster::string_at(pod, {"spec", "schedulerName"},
+                                              std::string(config::kDefaultSchedulerName));
   return configuration_.find_profile(name) != nullptr;
 }
 
@@ -254,7 +255,7 @@ void LiveScheduler::absorb_changes() {
     if (interested_in(event)) queue_->move_all(event, worth_requeuing(event));
   }
   if (!changes.events.empty() && spdlog::should_log(spdlog::level::debug)) {
-    const std::map<std::string, std::size_t> pending = queue_->pending();  // walks every pod
+    const std::map<std::string, std::size_t> pending = queue_->pending();
     spdlog::debug(
         "serve: {} cluster events ({} nodes, {} pods changed); pending: {} active, {} "
         "backoff, {} unschedulable",
@@ -263,7 +264,7 @@ void LiveScheduler::absorb_changes() {
   }
   finish_bindings();
   core_.expire_due_waits(Clock::now());
-  // The queue's counts for /metrics, once a second (pending() walks every pod).
+  // The queue's counts for /metrics, once a second (pending() walks the unschedulable pods).
   if (options_.metrics != nullptr && Clock::now() - last_metrics_ >= std::chrono::seconds(1)) {
     options_.metrics->set_queue(queue_->pending(), queue_->queue().incoming());
     last_metrics_ = Clock::now();
@@ -306,6 +307,9 @@ void LiveScheduler::step() {
     end_attempt(latest->uid(), latest->scheduler_name(), scheduler::kError);
     queue_->requeue_after_error(latest);
   }
+  // The pool's worker would otherwise spin through what comes before the next pod's Filter
+  // (absorbing the informers' changes, often longer than the spin): CPU the API server needs.
+  core_.parallelizer().rest();
   core_.finish_resolved_waits();
 }
 

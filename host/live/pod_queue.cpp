@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "cluster/json_field.hpp"
 #include "live/cluster_event.hpp"
 
 namespace schedhost::live {
@@ -80,7 +81,7 @@ void PodQueue::apply_pending() {
     events.swap(events_);
   }
   for (Event& e : events) {
-    const std::string uid = e.object->value("/metadata/uid"_json_pointer, std::string());
+    const std::string uid = cluster::string_at(*e.object, {"metadata", "uid"});
     if (e.deleted) {
       queue_.remove(uid);
       in_flight_.erase(uid);

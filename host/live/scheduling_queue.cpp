@@ -84,7 +84,7 @@ void SchedulingQueue::hold_at_gate(Entry& e, std::string gate, const std::string
   // may still wake it, if the gate's own events include it.
   e.info.unschedulable_plugins.insert(gate);
   e.info.gating_plugin = std::move(gate);
-  e.place = Place::Unschedulable;
+  set_place(e, Place::Unschedulable);
   if (new_there) ++incoming_[{kUnschedulableQueue, event}];
 }
 
@@ -99,7 +99,7 @@ void SchedulingQueue::add_to_active(Entry& e, const std::string& event, bool fro
   e.info.gated = false;
   e.info.gating_plugin.clear();
   if (!e.info.initial_attempt) e.info.initial_attempt = clock_.now();
-  e.place = Place::Active;
+  set_place(e, Place::Active);
   active_.insert(uid);
   ++incoming_[{kActiveQueue, event}];
 }
@@ -115,10 +115,10 @@ void SchedulingQueue::add_to_backoff(Entry& e, const std::string& event) {
   e.info.gating_plugin.clear();
   // Upstream: no rejecting plugin means an Error, whose heap is never popped early.
   if (e.info.unschedulable_plugins.empty()) {
-    e.place = Place::ErrorBackoff;
+    set_place(e, Place::ErrorBackoff);
     error_backoff_.insert(e.info.pod->uid());
   } else {
-    e.place = Place::Backoff;
+    set_place(e, Place::Backoff);
     backoff_.insert(e.info.pod->uid());
   }
   ++incoming_[{kBackoffQueue, event}];
@@ -133,14 +133,22 @@ void SchedulingQueue::add_after_backoff(Entry& e, const std::string& event) {
 }
 
 void SchedulingQueue::add_to_unschedulable(Entry& e, const std::string& event) {
-  e.place = Place::Unschedulable;
+  set_place(e, Place::Unschedulable);
   ++incoming_[{kUnschedulableQueue, event}];
+}
+
+void SchedulingQueue::set_place(Entry& e, Place place) {
+  if (e.place == Place::Unschedulable && place != Place::Unschedulable)
+    unschedulable_.erase(e.info.pod->uid());
+  if (place == Place::Unschedulable) unschedulable_.insert(e.info.pod->uid());
+  e.place = place;
 }
 
 void SchedulingQueue::take_out(const std::string& uid, Entry& e) {
   if (e.place == Place::Active) active_.erase(uid);
   if (e.place == Place::Backoff) backoff_.erase(uid);
   if (e.place == Place::ErrorBackoff) error_backoff_.erase(uid);
+  if (e.place == Place::Unschedulable) unschedulable_.erase(uid);
 }
 
 void SchedulingQueue::add(const PodPtr& pod) {
@@ -216,8 +224,10 @@ std::optional<QueuedPodInfo> SchedulingQueue::pop() {
     return std::nullopt;
   }
   Entry& e = entries_.at(uid);
-  e.place = Place::InFlight;
+  set_place(e, Place::InFlight);
+  end_flight(uid);  // never in flight twice; an old start would hold the events back
   in_flight_since_[uid] = next_event_seq_;
+  flight_starts_.insert(next_event_seq_);
   e.updated_in_flight = false;
   e.activated_in_flight = false;
   ++e.info.attempts;
@@ -297,10 +307,11 @@ bool SchedulingQueue::worth_after_flight(const std::string& uid, const QueuedPod
 }
 
 void SchedulingQueue::end_flight(const std::string& uid) {
-  if (in_flight_since_.erase(uid) == 0) return;
-  std::uint64_t oldest = next_event_seq_;
-  for (const auto& [other, since] : in_flight_since_)
-    oldest = std::min(oldest, since);
+  const auto it = in_flight_since_.find(uid);
+  if (it == in_flight_since_.end()) return;
+  flight_starts_.erase(flight_starts_.find(it->second));
+  in_flight_since_.erase(it);
+  const std::uint64_t oldest = flight_starts_.empty() ? next_event_seq_ : *flight_starts_.begin();
   while (!in_flight_events_.empty() && in_flight_events_.front().seq < oldest)
     in_flight_events_.pop_front();
 }
@@ -315,8 +326,9 @@ void SchedulingQueue::move(const std::vector<std::string>& uids, const std::stri
 void SchedulingQueue::move_all(const std::string& event, const Worth& worth,
                                const std::string& except_uid) {
   std::vector<std::string> uids;
-  for (const auto& [uid, e] : entries_) {
-    if (e.place != Place::Unschedulable || uid == except_uid) continue;
+  for (const std::string& uid : unschedulable_) {
+    if (uid == except_uid) continue;
+    const Entry& e = entries_.at(uid);
     if (e.info.gated && gate_wakers_.count({e.info.gating_plugin, event}) == 0) continue;
     if (worth && !worth(e.info)) continue;
     uids.push_back(uid);
@@ -366,21 +378,20 @@ void SchedulingQueue::flush_backoff_completed() {
 void SchedulingQueue::flush_unschedulable_leftover() {
   const QueueClock::time_point now = clock_.now();
   std::vector<std::string> uids;
-  for (const auto& [uid, e] : entries_) {
-    if (e.place == Place::Unschedulable && now - e.info.timestamp > options_.max_in_unschedulable)
-      uids.push_back(uid);
+  for (const std::string& uid : unschedulable_) {
+    if (now - entries_.at(uid).info.timestamp > options_.max_in_unschedulable) uids.push_back(uid);
   }
   move(uids, kUnschedulableTimeout);
 }
 
 std::map<std::string, std::size_t> SchedulingQueue::pending() const {
   std::map<std::string, std::size_t> out = {
-      {kActiveQueue, 0}, {kBackoffQueue, 0}, {kUnschedulableQueue, 0}, {kGatedQueue, 0}};
-  for (const auto& [uid, e] : entries_) {
-    if (e.place == Place::Active) ++out[kActiveQueue];
-    if (e.place == Place::Backoff || e.place == Place::ErrorBackoff) ++out[kBackoffQueue];
-    if (e.place == Place::Unschedulable) ++out[e.info.gated ? kGatedQueue : kUnschedulableQueue];
-  }
+      {kActiveQueue, active_.size()},
+      {kBackoffQueue, backoff_.size() + error_backoff_.size()},
+      {kUnschedulableQueue, 0},
+      {kGatedQueue, 0}};
+  for (const std::string& uid : unschedulable_)
+    ++out[entries_.at(uid).info.gated ? kGatedQueue : kUnschedulableQueue];
   return out;
 }
 

@@ -187,6 +187,8 @@ class SchedulingQueue {
   void add_after_backoff(Entry& e, const std::string& event);
   void add_to_unschedulable(Entry& e, const std::string& event);
   void hold_at_gate(Entry& e, std::string gate, const std::string& event);
+  // Every change of a pod's place goes through here, which keeps unschedulable_ in step.
+  void set_place(Entry& e, Place place);
   void take_out(const std::string& uid, Entry& e);  // from whichever queue holds it
   void move(const std::vector<std::string>& uids, const std::string& event);
   // Upstream's in-flight events: kept only while some pod is in flight, each pod judged on the
@@ -204,8 +206,11 @@ class SchedulingQueue {
   std::set<std::string, ActiveOrder> active_;
   std::set<std::string, BackoffOrder> backoff_;        // rejected pods
   std::set<std::string, BackoffOrder> error_backoff_;  // pods that failed with an Error
-  std::int64_t scheduling_cycle_ = 0;                  // one more per pop
-  std::int64_t move_request_cycle_ = -1;               // the cycle of the last move request
+  // The unschedulable (and gated) pods by uid, so a cluster event looks at them alone, not at
+  // every pending pod (thousands in activeQ under load).
+  std::set<std::string> unschedulable_;
+  std::int64_t scheduling_cycle_ = 0;     // one more per pop
+  std::int64_t move_request_cycle_ = -1;  // the cycle of the last move request
   std::uint64_t next_seq_ = 0;
   std::map<std::pair<std::string, std::string>, std::uint64_t> incoming_;
   std::set<std::pair<std::string, std::string>> gate_wakers_;  // (gate, event)
@@ -217,6 +222,9 @@ class SchedulingQueue {
   std::deque<RecordedEvent> in_flight_events_;
   std::uint64_t next_event_seq_ = 0;
   std::map<std::string, std::uint64_t> in_flight_since_;  // uid -> first event it may see
+  // The same starts, sorted: the oldest one says which events may go (serve has hundreds of pods
+  // in flight while their bindings run).
+  std::multiset<std::uint64_t> flight_starts_;
 };
 
 }  // namespace schedhost::live

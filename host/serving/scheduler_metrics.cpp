@@ -45,6 +45,12 @@ prometheus::Histogram::BucketBoundaries exponential_buckets(double start, double
   return b;
 }
 
+// scheduler_plugin_execution_duration_seconds: upstream's 10 µs times 1.5, 20 bounds.
+const prometheus::Histogram::BucketBoundaries& plugin_duration_buckets() {
+  static const auto buckets = exponential_buckets(0.00001, 1.5, 20);
+  return buckets;
+}
+
 // Upstream's attempts label of the SLI: "1" to "14", then "15+".
 std::string attempts_label(int attempts) {
   return attempts >= 15 ? "15+" : std::to_string(attempts);
@@ -253,46 +259,51 @@ void SchedulerMetrics::plugin_execution(const std::string& plugin, std::string_v
                                         schedhost_code_t code, double seconds) {
   // A small direct-mapped cache per thread: a sampled cycle records hundreds of calls per pod,
   // mostly the same few (plugin, point, code) in turn. An entry names the metrics object by its
-  // id, never reused, so one destroyed cannot be mistaken for a new one at the same address.
+  // id, never reused, so one destroyed cannot be mistaken for a new one at the same address. The
+  // slot is chosen by the names' addresses (the framework passes the same strings each time);
+  // the entry is checked by their contents.
   struct Cached {
     std::uint64_t owner = 0;
     std::string plugin;
     std::string point;
     schedhost_code_t code{};
-    prometheus::Histogram* series = nullptr;
+    PluginDurationSeries* series = nullptr;
   };
   thread_local std::array<Cached, 64> cache;
+  const auto address = [](std::string_view s) {
+    return reinterpret_cast<std::uintptr_t>(s.data());
+  };
   Cached& slot =
-      cache[(std::hash<std::string_view>{}(plugin) ^ std::hash<std::string_view>{}(point_label)*31 ^
-             static_cast<std::size_t>(code)) %
+      cache[(address(plugin) / 8 ^ address(point_label) / 8 * 31 ^ static_cast<std::size_t>(code)) %
             cache.size()];
   if (slot.owner == id_ && slot.code == code && slot.point == point_label &&
       slot.plugin == plugin) {
-    slot.series->Observe(seconds);
+    slot.series->observe(seconds);
     return;
   }
   const auto key = std::make_tuple(std::string_view(plugin), point_label, code);
   {
     std::shared_lock lock(plugin_series_mutex_);
     if (auto it = plugin_series_.find(key); it != plugin_series_.end()) {
-      slot = {id_, plugin, std::string(point_label), code, it->second};
-      it->second->Observe(seconds);
+      slot = {id_, plugin, std::string(point_label), code, it->second.get()};
+      it->second->observe(seconds);
       return;
     }
   }
-  static const auto kBuckets = exponential_buckets(0.00001, 1.5, 20);
-  prometheus::Histogram* series = nullptr;
+  prometheus::Histogram* exported = nullptr;
   {
     std::lock_guard lock(mutex_);  // Family::Add beside a scrape's Collect
-    series = &plugin_duration_.Add({{"extension_point", std::string(point_label)},
-                                    {"plugin", plugin},
-                                    {"status", std::string(framework::code_name(code))}},
-                                   kBuckets);
+    exported = &plugin_duration_.Add({{"extension_point", std::string(point_label)},
+                                      {"plugin", plugin},
+                                      {"status", std::string(framework::code_name(code))}},
+                                     plugin_duration_buckets());
   }
   std::unique_lock lock(plugin_series_mutex_);
-  plugin_series_.emplace(std::make_tuple(plugin, std::string(point_label), code), series);
-  slot = {id_, plugin, std::string(point_label), code, series};
-  series->Observe(seconds);
+  auto [it, added] = plugin_series_.emplace(
+      std::make_tuple(plugin, std::string(point_label), code),
+      std::make_unique<PluginDurationSeries>(*exported, plugin_duration_buckets()));
+  slot = {id_, plugin, std::string(point_label), code, it->second.get()};
+  it->second->observe(seconds);
 }
 
 void SchedulerMetrics::plugin_fault(const std::string& plugin, framework::PluginFault fault) {
@@ -400,6 +411,11 @@ void SchedulerMetrics::update_process_metrics() {
 std::string SchedulerMetrics::scrape() {
   std::lock_guard lock(mutex_);
   update_process_metrics();
+  {
+    std::shared_lock series_lock(plugin_series_mutex_);
+    for (const auto& [key, series] : plugin_series_)
+      series->flush();
+  }
   std::vector<prometheus::MetricFamily> families = registry_->Collect();
   // The plugins' own metrics (ABI 1.9) live in the process's PluginMetrics, not in this registry.
   std::vector<prometheus::MetricFamily> plugin_families =

@@ -23,6 +23,7 @@
 
 #include "framework/framework_metrics.hpp"
 #include "scheduler/opportunistic_batch.hpp"
+#include "serving/plugin_duration_series.hpp"
 
 namespace schedhost::serving {
 
@@ -83,12 +84,12 @@ class SchedulerMetrics final : public framework::FrameworkMetrics, public schedu
   // plugin_execution runs for every node and plugin of a sampled cycle, on every Filter and Score
   // thread: each thread remembers the series it used last (plugin_execution's cache, keyed by
   // this object's id_); a miss looks the series up under a shared lock, and creates it (once)
-  // under the exclusive one.
+  // under the exclusive one. The series count without a lock; scrape() flushes them.
   static std::uint64_t new_id();
   const std::uint64_t id_ = new_id();
   std::shared_mutex plugin_series_mutex_;
-  std::map<std::tuple<std::string, std::string, schedhost_code_t>, prometheus::Histogram*,
-           std::less<>>
+  std::map<std::tuple<std::string, std::string, schedhost_code_t>,
+           std::unique_ptr<PluginDurationSeries>, std::less<>>
       plugin_series_;
   prometheus::Family<prometheus::Gauge>& leader_;
   prometheus::Family<prometheus::Gauge>& plugins_;

@@ -18,6 +18,7 @@
 #include "framework/plugin_host.hpp"
 #include "framework/plugin_metrics.hpp"
 #include "scheduler/scheduler_harness.hpp"
+#include "serving/plugin_duration_series.hpp"
 #include "serving/scheduler_metrics.hpp"
 #include "support/log_capture.hpp"
 
@@ -401,6 +402,44 @@ TEST(SchedulerMetrics, EachPluginExecutionCountsInItsOwnSeries) {
     EXPECT_EQ(count(text, "Score", "NodeResourcesFit", "Success"), 2 * round) << round;
     EXPECT_EQ(count(text, "Score", "NodeAffinity", "Success"), -1) << round;
   }
+}
+
+// A plugin-duration series counts without a lock and hands its counts to the exported
+// histogram at each flush: each value in the first bucket not below it, the sum to the
+// nanosecond, nothing twice, and every observation of several threads.
+TEST(SchedulerMetrics, PluginDurationsReachTheExportedHistogramAtEachFlushExactlyOnce) {
+  const prometheus::Histogram::BucketBoundaries bounds = {0.001, 0.01, 0.1};
+  prometheus::Histogram exported(bounds);
+  serving::PluginDurationSeries series(exported, bounds);
+  const auto buckets = [&] {
+    std::vector<std::uint64_t> cumulative;
+    for (const prometheus::ClientMetric::Bucket& b : exported.Collect().histogram.bucket)
+      cumulative.push_back(b.cumulative_count);
+    return cumulative;
+  };
+  for (double seconds : {0.0005, 0.001, 0.002, 0.5})
+    series.observe(seconds);
+  EXPECT_EQ(exported.Collect().histogram.sample_count, 0u);  // not before a flush
+  series.flush();
+  EXPECT_EQ(buckets(), (std::vector<std::uint64_t>{2, 3, 3, 4}));
+  EXPECT_DOUBLE_EQ(exported.Collect().histogram.sample_sum, 0.5035);
+  series.flush();  // nothing new
+  EXPECT_EQ(exported.Collect().histogram.sample_count, 4u);
+
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&series] {
+      for (int i = 0; i < 10000; ++i)
+        series.observe(0.05);
+    });
+  }
+  for (int i = 0; i < 100; ++i)
+    series.flush();  // while they observe
+  for (std::thread& t : threads)
+    t.join();
+  series.flush();
+  EXPECT_EQ(buckets(), (std::vector<std::uint64_t>{2, 3, 40003, 40004}));
+  EXPECT_NEAR(exported.Collect().histogram.sample_sum, 0.5035 + 40000 * 0.05, 1e-6);
 }
 
 TEST(PluginMetricsEndToEnd, APluginFindsOnlyTheMetricsItDeclared) {

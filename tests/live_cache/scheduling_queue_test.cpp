@@ -409,6 +409,55 @@ TEST_F(SchedulingQueueTest, AnErrorGoesToBackoffAndAPodDoneOrDeletedLeaves) {
   EXPECT_EQ(queue_.where("uid-b"), "");
 }
 
+// The counts per queue, and which pods a cluster event looks at, follow every way a pod changes
+// place: the queue keeps the unschedulable pods apart so an event does not walk activeQ.
+TEST_F(SchedulingQueueTest, PendingCountsAndEventsFollowEveryChangeOfPlace) {
+  auto counts = [&] {
+    const std::map<std::string, std::size_t> p = queue_.pending();
+    return std::vector<std::size_t>{p.at(kActiveQueue), p.at(kBackoffQueue),
+                                    p.at(kUnschedulableQueue), p.at(kGatedQueue)};
+  };
+  using Counts = std::vector<std::size_t>;
+  queue_.add(pod("u1", 9));
+  queue_.add(pod("u2", 8));
+  queue_.add(pod("err", 7));
+  queue_.add(pod("gated", 0, true));
+  for (int i = 0; i < 50; ++i)
+    queue_.add(pod("a" + std::to_string(i)));
+  EXPECT_EQ(counts(), (Counts{53, 0, 0, 1}));
+  pop_and_fail();      // u1
+  pop_and_fail();      // u2
+  pop_and_fail(true);  // err: an Error, to backoffQ
+  EXPECT_EQ(counts(), (Counts{50, 1, 2, 1}));
+
+  queue_.remove("uid-u2");  // deleted while unschedulable
+  EXPECT_EQ(counts(), (Counts{50, 1, 1, 1}));
+  clock_.advance(seconds(2));
+  std::size_t judged = 0;
+  queue_.move_all("NodeAdd", [&](const QueuedPodInfo&) {
+    ++judged;
+    return true;
+  });
+  EXPECT_EQ(judged, 1u);  // u1 alone: not the 50 in activeQ, not the gated pod
+  EXPECT_EQ(queue_.where("uid-u1"), kActiveQueue);
+  EXPECT_EQ(counts(), (Counts{51, 1, 0, 1}));
+
+  EXPECT_EQ(pop_name(), "u1");
+  queue_.add_unschedulable_if_not_present(*queue_.pop(), pod("a0"), false, {"NodeResourcesFit"});
+  EXPECT_EQ(counts(), (Counts{49, 1, 1, 1}));  // u1 in flight, a0 unschedulable
+  queue_.activate("uid-a0");
+  EXPECT_EQ(queue_.where("uid-a0"), kActiveQueue);
+  queue_.add(pod("a0"));                        // a stale copy replaced
+  queue_.update(pod("gated", 0, false), true);  // its gate lifted
+  EXPECT_EQ(counts(), (Counts{51, 1, 0, 0}));
+  judged = 0;
+  queue_.move_all("NodeAdd", [&](const QueuedPodInfo&) {
+    ++judged;
+    return true;
+  });
+  EXPECT_EQ(judged, 0u);
+}
+
 TEST_F(SchedulingQueueTest, TheFailedPodItselfAndPodsThePreCheckRefusesStay) {
   queue_.add(pod("a"));
   queue_.add(pod("b"));
