@@ -236,6 +236,7 @@ void SchedulingCore::schedule_one(const PodPtr& pod, std::vector<std::string> pr
       return fail(pod, std::move(result), s.message(), true);
     }
     framework::ScoreOutcome scores = fw.run_score(cycle, *pod, feasible, parallelizer_);
+    if (options_.rest_after_scoring) parallelizer_.rest();
     if (!scores.status.ok()) return fail(pod, std::move(result), scores.status.message(), true);
     if (options_.explain) explain_scores(*result.explain, filtered.feasible, scores);
     add_extender_scores(*pod, filtered.feasible, scores,

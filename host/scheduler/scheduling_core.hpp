@@ -93,6 +93,10 @@ struct CoreOptions {
   // How long a kept ranking stays valid: upstream's 500 ms in serve; no limit in the replay.
   std::optional<std::chrono::steady_clock::duration> batch_max_age = std::nullopt;
   BatchMetrics* batch_metrics = nullptr;  // serve's /metrics; null: not counted
+  // serve: once Score, a cycle's last parallel section, is done, the pool's workers sleep
+  // instead of spinning through the rest of the cycle and the next pod's absorb (CPU the API
+  // server needs). The replay keeps the spin: its next pod's Filter follows within microseconds.
+  bool rest_after_scoring = false;
 };
 
 class SchedulingCore {
