@@ -29,8 +29,11 @@ void PluginDurationSeries::flush() {
     increments[i] = static_cast<double>(counts_[i].exchange(0, std::memory_order_relaxed));
     any = any || increments[i] > 0;
   }
+  // A racing observation may have left only its duration: it is passed on all the same.
   const std::uint64_t nanoseconds = nanoseconds_.exchange(0, std::memory_order_relaxed);
-  if (any) exported_.ObserveMultiple(increments, static_cast<double>(nanoseconds) / 1e9);
+  if (any || nanoseconds > 0) {
+    exported_.ObserveMultiple(increments, static_cast<double>(nanoseconds) / 1e9);
+  }
 }
 
 }  // namespace schedhost::serving
