@@ -64,9 +64,14 @@ json object_reference(const json& object) {
 }
 
 std::string reporting_instance_for(std::string_view reporting_controller) {
-  char host[HOST_NAME_MAX + 1] = {};
-  if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
-  return std::string(reporting_controller) + "-" + host;
+  // Read once, as upstream's recorder reads os.Hostname once: serve names every Scheduled
+  // Event's instance, and a system call per pod bought nothing.
+  static const std::string hostname = [] {
+    char host[HOST_NAME_MAX + 1] = {};
+    if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+    return std::string(host);
+  }();
+  return std::string(reporting_controller) + "-" + hostname;
 }
 
 json make_event(const json& regarding, const json& related, std::string_view type,

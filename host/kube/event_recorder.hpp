@@ -47,7 +47,7 @@ std::string truncate_note(std::string note);
 // apiVersion (informer copies have them) is taken for a Pod, v1.
 nlohmann::json object_reference(const nlohmann::json& object);
 
-// "<reporting_controller>-<hostname>", upstream's reportingInstance.
+// "<reporting_controller>-<hostname>", upstream's reportingInstance (the hostname read once).
 std::string reporting_instance_for(std::string_view reporting_controller);
 
 // The Event upstream's recorder makes for one occurrence at now: metadata.name
