@@ -27,6 +27,29 @@
 
 namespace schedhost::serving {
 
+// Orders series keys, tuples of texts (and a status code), whether they are held as strings or
+// looked up by string_views without building strings. std::less<> on the mixed tuples compiles
+// with GCC but not with clang 14 on libstdc++ 12 (which clang-tidy uses).
+struct SeriesKeyLess {
+  using is_transparent = void;
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    return as_views(a) < as_views(b);
+  }
+
+ private:
+  template <class... T>
+  static auto as_views(const std::tuple<T...>& key) {
+    return std::apply([](const auto&... v) { return std::make_tuple(view(v)...); }, key);
+  }
+  static std::string_view view(const std::string& s) { return s; }
+  static std::string_view view(std::string_view s) { return s; }
+  template <class Other>
+  static const Other& view(const Other& v) {
+    return v;
+  }
+};
+
 class SchedulerMetrics final : public framework::FrameworkMetrics, public scheduler::BatchMetrics {
  public:
   SchedulerMetrics();
@@ -89,7 +112,7 @@ class SchedulerMetrics final : public framework::FrameworkMetrics, public schedu
   const std::uint64_t id_ = new_id();
   std::shared_mutex plugin_series_mutex_;
   std::map<std::tuple<std::string, std::string, schedhost_code_t>,
-           std::unique_ptr<PluginDurationSeries>, std::less<>>
+           std::unique_ptr<PluginDurationSeries>, SeriesKeyLess>
       plugin_series_;
   prometheus::Family<prometheus::Gauge>& leader_;
   prometheus::Family<prometheus::Gauge>& plugins_;
@@ -106,9 +129,9 @@ class SchedulerMetrics final : public framework::FrameworkMetrics, public schedu
     prometheus::Counter* count;
     prometheus::Histogram* duration;
   };
-  std::map<std::tuple<std::string, std::string>, AttemptSeries, std::less<>> attempt_series_;
+  std::map<std::tuple<std::string, std::string>, AttemptSeries, SeriesKeyLess> attempt_series_;
   std::map<std::tuple<std::string, std::string, schedhost_code_t>, prometheus::Histogram*,
-           std::less<>>
+           SeriesKeyLess>
       extension_point_series_;
   double cpu_seen_ = 0;
 };
