@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "cluster/json_field.hpp"
+
 namespace schedhost::kube {
 
 // text with invalid UTF-8 replaced by U+FFFD, as Go's encoder writes it (nlohmann's dump()
@@ -18,8 +20,7 @@ inline std::string valid_utf8(std::string_view text) {
 
 // object[key] when it is a string, else "".
 inline std::string string_field(const nlohmann::json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+  return cluster::string_at(object, {key});
 }
 
 // object[key] when it is an integer, else 0.

@@ -1,7 +1,9 @@
 #include "live/cluster_event.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace schedhost::live {
 namespace {
@@ -34,8 +36,23 @@ std::map<std::string, std::string> condition_statuses(const nlohmann::json& node
   return out;
 }
 
-std::size_t list_size(const nlohmann::json& object, const char* pointer) {
-  const nlohmann::json& list = at_or_null(object, pointer);
+// The compact JSON at pointer, with absent, null and an empty list or map all read as "", so
+// that two pods compare as upstream's DeepEqual of the typed fields. json_at gives every value as
+// dump() writes it, so equal values have equal text.
+std::string_view value_or_empty(const cluster::Pod& pod, std::string_view pointer) {
+  const std::optional<std::string_view> text = pod.json_at(pointer);
+  if (!text || *text == "null" || *text == "[]" || *text == "{}") return {};
+  return *text;
+}
+
+bool same_at(const cluster::Pod& a, const cluster::Pod& b, std::string_view pointer) {
+  return value_or_empty(a, pointer) == value_or_empty(b, pointer);
+}
+
+std::size_t list_size(const cluster::Pod& pod, std::string_view pointer) {
+  const std::string_view text = value_or_empty(pod, pointer);
+  if (text.empty() || text.front() != '[') return 0;
+  const nlohmann::json list = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   return list.is_array() ? list.size() : 0;
 }
 
@@ -81,23 +98,23 @@ std::vector<schedhost_action_t> node_update_actions(const nlohmann::json& old_no
 
 std::vector<schedhost_action_t> pod_update_actions(const cluster::Pod& old_pod,
                                                    const cluster::Pod& new_pod) {
-  // Parsed for the comparison and dropped when the Pods keep text (serve).
-  const std::shared_ptr<const nlohmann::json> old_json = old_pod.json_tree();
-  const std::shared_ptr<const nlohmann::json> new_json = new_pod.json_tree();
-  const nlohmann::json& o = *old_json;
-  const nlohmann::json& n = *new_json;
+  // Read through json_at: serve's Pods keep compact text, which this scans without parsing
+  // (every status update of a running pod comes here).
   std::vector<schedhost_action_t> out;
-  if (!same_at(o, n, "/metadata/labels")) out.push_back(SCHEDHOST_ACTION_UPDATE_POD_LABEL);
+  if (!same_at(old_pod, new_pod, "/metadata/labels")) {
+    out.push_back(SCHEDHOST_ACTION_UPDATE_POD_LABEL);
+  }
   if (scaled_down(old_pod, new_pod)) out.push_back(SCHEDHOST_ACTION_UPDATE_POD_SCALE_DOWN);
-  if (list_size(n, "/spec/schedulingGates") == 0 && list_size(o, "/spec/schedulingGates") != 0) {
+  if (list_size(new_pod, "/spec/schedulingGates") == 0 &&
+      list_size(old_pod, "/spec/schedulingGates") != 0) {
     out.push_back(SCHEDHOST_ACTION_UPDATE_POD_SCHEDULING_GATES_ELIMINATED);
   }
   // The API server only lets tolerations be added: a different count is the change.
-  if (list_size(n, "/spec/tolerations") != list_size(o, "/spec/tolerations")) {
+  if (list_size(new_pod, "/spec/tolerations") != list_size(old_pod, "/spec/tolerations")) {
     out.push_back(SCHEDHOST_ACTION_UPDATE_POD_TOLERATION);
   }
-  if (!same_at(o, n, "/status/resourceClaimStatuses") ||
-      !same_at(o, n, "/status/extendedResourceClaimStatus")) {
+  if (!same_at(old_pod, new_pod, "/status/resourceClaimStatuses") ||
+      !same_at(old_pod, new_pod, "/status/extendedResourceClaimStatus")) {
     out.push_back(SCHEDHOST_ACTION_UPDATE_POD_GENERATED_RESOURCE_CLAIM);
   }
   if (out.empty()) out.push_back(SCHEDHOST_ACTION_ANY_UPDATE);

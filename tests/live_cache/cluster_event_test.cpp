@@ -64,21 +64,33 @@ TEST(ClusterEvents, ANodeUpdateIsOneEventPerChangedPropertyInUpstreamsOrder) {
   EXPECT_EQ(node_update_actions(no_labels, empty_labels), Actions{});  // absent equals empty
 }
 
+// Pods as the replay keeps them (the tree) or as serve does (only the compact text), by the
+// test's parameter: pod_update_actions reads both through json_at.
+bool pods_keep_text = false;
+
 cluster::Pod pod(const json& spec, const json& labels = {{"app", "web"}},
                  const json& status = json::object()) {
-  return cluster::Pod(
-      json{{"apiVersion", "v1"},
-           {"kind", "Pod"},
-           {"metadata", {{"name", "p"}, {"namespace", "default"}, {"labels", labels}}},
-           {"spec", spec},
-           {"status", status}});
+  json object{{"apiVersion", "v1"},
+              {"kind", "Pod"},
+              {"metadata", {{"name", "p"}, {"namespace", "default"}}},
+              {"spec", spec},
+              {"status", status}};
+  if (!labels.is_null()) object["metadata"]["labels"] = labels;
+  if (!pods_keep_text) return cluster::Pod(std::move(object));
+  return cluster::Pod(object, std::make_shared<const std::string>(object.dump()));
 }
+
+class PodUpdates : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { pods_keep_text = GetParam(); }
+  void TearDown() override { pods_keep_text = false; }
+};
 
 json container(const std::string& cpu) {
   return {{"name", "c"}, {"image", "i"}, {"resources", {{"requests", {{"cpu", cpu}}}}}};
 }
 
-TEST(ClusterEvents, APodUpdateIsOneEventPerChangedPropertyOrAnUpdateOfNoKind) {
+TEST_P(PodUpdates, AreOneEventPerChangedPropertyOrAnUpdateOfNoKind) {
   const json spec = {{"containers", {container("2")}}};
   const cluster::Pod before = pod(spec);
   EXPECT_EQ(pod_update_actions(before, pod(spec, {{"app", "db"}})),
@@ -103,7 +115,20 @@ TEST(ClusterEvents, APodUpdateIsOneEventPerChangedPropertyOrAnUpdateOfNoKind) {
       Actions{SCHEDHOST_ACTION_UPDATE_POD_GENERATED_RESOURCE_CLAIM});
   EXPECT_EQ(pod_update_actions(before, pod(spec, {{"app", "web"}}, {{"phase", "Running"}})),
             Actions{SCHEDHOST_ACTION_ANY_UPDATE});
+  // Absent labels equal empty ones, as upstream's DeepEqual of the typed fields.
+  EXPECT_EQ(pod_update_actions(pod(spec, nullptr), pod(spec, json::object())),
+            Actions{SCHEDHOST_ACTION_ANY_UPDATE});
+  // serve's assumed copy (bound_to patches it) against the informer's bound version.
+  json bound = spec;
+  bound["nodeName"] = "n1";
+  EXPECT_EQ(pod_update_actions(*before.bound_to("n1"), pod(bound, {{"app", "db"}})),
+            Actions{SCHEDHOST_ACTION_UPDATE_POD_LABEL});
 }
+
+INSTANTIATE_TEST_SUITE_P(TreeAndText, PodUpdates, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "KeptAsText" : "KeptAsTree";
+                         });
 
 TEST(ClusterEvents, LabelsAreV135s) {
   EXPECT_EQ(framework::node_event(SCHEDHOST_ACTION_ADD).label, "NodeAdd");
