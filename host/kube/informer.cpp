@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <random>
+#include <set>
+#include <utility>
 
 #include "kube/backoff.hpp"
 #include "kube/watch_decoder.hpp"
@@ -10,8 +12,11 @@
 namespace schedhost::kube {
 Object::Object(std::shared_ptr<const nlohmann::json> tree) : tree_(std::move(tree)) {
   if (tree_) {
-    text_ = std::make_shared<const std::string>(
-        tree_->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    std::string text = tree_->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // dump() appends, doubling the capacity as it goes: the slack would be about a fifth of
+    // every object serve keeps.
+    text.shrink_to_fit();
+    text_ = std::make_shared<const std::string>(std::move(text));
   }
 }
 
@@ -158,10 +163,14 @@ std::string Informer::list_query(const std::string& resource_version,
 }
 
 bool Informer::list_and_replace(const std::string& resource_version) {
-  std::map<std::string, Object> listed;
+  // Each page is delivered as it comes (a page is one consistent snapshot's part, and its objects
+  // are real states): a list of thousands never holds all their trees at once, only one page's.
+  // The objects the store held and the list did not return are deleted once the list is whole.
+  std::set<std::string> listed;
   std::string list_version;
   std::string cont;
   int pages = 0;
+  const bool initial = !synced_;
   try {
     do {
       const std::string path = list_query(resource_version, cont);
@@ -169,7 +178,19 @@ bool Informer::list_and_replace(const std::string& resource_version) {
       ++pages;
       for (nlohmann::json& item : page["items"]) {
         std::string key = object_key(item);
-        listed[std::move(key)] = stored_object(std::move(item));
+        const Object object = stored_object(std::move(item));
+        std::shared_ptr<const std::string> old;
+        {
+          std::lock_guard lock(mutex_);
+          std::shared_ptr<const std::string>& kept = store_[key];
+          old = std::exchange(kept, object.text());
+        }
+        if (old == nullptr) {
+          if (handler_.on_add) handler_.on_add(object, initial);
+        } else if (handler_.on_update) {
+          handler_.on_update(stored_object(std::move(old)), object);
+        }
+        listed.insert(std::move(key));
       }
       const nlohmann::json& meta = page["metadata"];
       list_version = meta.value("resourceVersion", list_version);
@@ -177,36 +198,30 @@ bool Informer::list_and_replace(const std::string& resource_version) {
       if (stopping_) return false;
     } while (!cont.empty());
   } catch (const ApiError& e) {
-    // An expired continue token (410) fails the list; the next attempt starts afresh.
+    // An expired continue token (410) fails the list; the next attempt starts afresh (and what
+    // was delivered of this one stays: every object of it was a state the server had).
     log_failure("list failed: " + std::string(e.what()));
     return false;
   }
 
-  // Replace: every listed object is an add or an update, every stored object missing from the
-  // list a deletion whose final state is unknown.
-  std::map<std::string, std::shared_ptr<const std::string>> previous;
+  // Every stored object missing from the list: a deletion whose final state is unknown.
+  std::vector<std::shared_ptr<const std::string>> gone;
   {
     std::lock_guard lock(mutex_);
-    previous = std::move(store_);
-    store_.clear();
-    for (const auto& [key, object] : listed)
-      store_.emplace(key, object.text());
+    for (auto it = store_.begin(); it != store_.end();) {
+      if (listed.count(it->first) == 0) {
+        gone.push_back(std::move(it->second));
+        it = store_.erase(it);
+      } else {
+        ++it;
+      }
+    }
     resource_version_ = list_version;
     ++stats_.lists;
     stats_.pages += pages;
   }
-  const bool initial = !synced_;
-  for (const auto& [key, object] : listed) {
-    auto old = previous.find(key);
-    if (old == previous.end()) {
-      if (handler_.on_add) handler_.on_add(object, initial);
-    } else {
-      if (handler_.on_update) handler_.on_update(stored_object(old->second), object);
-      previous.erase(old);
-    }
-  }
-  for (const auto& [key, text] : previous) {
-    if (handler_.on_delete) handler_.on_delete(stored_object(text), true);
+  for (auto& text : gone) {
+    if (handler_.on_delete) handler_.on_delete(stored_object(std::move(text)), true);
   }
   synced_ = true;
   last_logged_.clear();

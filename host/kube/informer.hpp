@@ -1,4 +1,5 @@
-// An informer over one resource: lists it (paginated), then watches from the list's
+// An informer over one resource: lists it (paginated, each page stored and delivered as it
+// comes, so a list holds one page's trees at a time), then watches from the list's
 // resourceVersion, keeping a store of the objects and telling a handler what changed, as
 // client-go's reflector + shared informer do:
 // - bookmarks move the resourceVersion on without touching the store;

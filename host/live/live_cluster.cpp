@@ -42,22 +42,53 @@ std::shared_ptr<const cluster::Pod> shared_pod(const cluster::NodeInfo& node,
 
 LiveCluster::LiveCluster() = default;
 
-void LiveCluster::push(Kind kind, bool deleted, const kube::Object& object,
+void LiveCluster::push(Kind kind, bool deleted, const kube::Object& object, bool update,
                        const cluster::ObjectKind* object_kind) {
+  Change c;
+  c.kind = kind;
+  c.deleted = deleted;
+  c.key = kube::object_key(*object);
+  c.object_kind = object_kind;
+  try {
+    switch (kind) {
+      case Kind::Node:
+        if (!deleted) {
+          c.node = std::make_shared<const cluster::Node>(*object, object.text());
+          if (update) c.object = object;  // compared with the snapshot's version when applied
+        }
+        break;
+      case Kind::Pod:
+        c.uid = uid_of(*object);
+        c.node_name = cluster::string_at(*object, {"spec", "nodeName"});
+        c.pod = std::make_shared<const cluster::Pod>(*object, object.text());
+        break;
+      case Kind::Namespace:
+      case Kind::Budget:
+      case Kind::Object:
+        c.object = object;  // few and small: built when applied
+        break;
+    }
+  } catch (const std::exception& e) {
+    // A deletion goes ahead by name or uid; anything else is skipped when applied, with a line.
+    if (!deleted) c.refused = e.what();
+  }
   std::lock_guard lock(mutex_);
-  pending_.push_back({kind, deleted, object, object_kind});
+  pending_.push_back(std::move(c));
 }
 
 kube::InformerHandler LiveCluster::handler_for(Kind kind, const cluster::ObjectKind* object_kind) {
-  return {
-      [this, kind, object_kind](const kube::Object& o, bool) { push(kind, false, o, object_kind); },
-      [this, kind, object_kind](const kube::Object& old, const kube::Object& now) {
-        // A relist redelivers unchanged objects: only a new version is a change.
-        if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
-          push(kind, false, now, object_kind);
-        }
-      },
-      [this, kind, object_kind](const kube::Object& o, bool) { push(kind, true, o, object_kind); }};
+  return {[this, kind, object_kind](const kube::Object& o, bool) {
+            push(kind, false, o, false, object_kind);
+          },
+          [this, kind, object_kind](const kube::Object& old, const kube::Object& now) {
+            // A relist redelivers unchanged objects: only a new version is a change.
+            if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
+              push(kind, false, now, true, object_kind);
+            }
+          },
+          [this, kind, object_kind](const kube::Object& o, bool) {
+            push(kind, true, o, false, object_kind);
+          }};
 }
 
 kube::InformerHandler LiveCluster::object_handler(const cluster::ObjectKind& kind) {
@@ -88,6 +119,16 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
   bool budgets_changed = false;
   std::set<const cluster::ObjectKind*> kinds_changed;
   for (const Change& c : changes) {
+    const auto what = [&c] {
+      return c.kind == Kind::Node     ? std::string("node")
+             : c.kind == Kind::Pod    ? std::string("pod")
+             : c.kind == Kind::Object ? std::string(c.object_kind->kind)
+                                      : std::string("object");
+    };
+    if (!c.refused.empty()) {
+      spdlog::warn("cache: skipped {} {}: {}", what(), c.key, c.refused);
+      continue;
+    }
     try {
       switch (c.kind) {
         case Kind::Node:
@@ -122,10 +163,7 @@ ClusterChanges LiveCluster::apply_pending(std::chrono::steady_clock::time_point 
         }
       }
     } catch (const std::exception& e) {
-      const std::string what = c.kind == Kind::Node     ? std::string("node")
-                               : c.kind == Kind::Object ? std::string(c.object_kind->kind)
-                                                        : std::string("object");
-      spdlog::warn("cache: skipped {} {}: {}", what, kube::object_key(*c.object), e.what());
+      spdlog::warn("cache: skipped {} {}: {}", what(), c.key, e.what());
     }
   }
   // Namespaces and budgets are few: their lists are rebuilt when one changes.
@@ -200,7 +238,7 @@ void LiveCluster::apply_object(const Change& c, ClusterChanges& out) {
 }
 
 void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
-  const std::string name = name_of(*c.object);
+  const std::string& name = c.key;
   if (c.deleted) {
     if (const cluster::NodeInfo* info = snapshot_.find(name)) {
       // Its pods stay known (upstream keeps a NodeInfo without a node for them): they come
@@ -217,17 +255,20 @@ void LiveCluster::apply_node(const Change& c, ClusterChanges& out) {
     }
     return;
   }
-  auto node = std::make_shared<const cluster::Node>(*c.object, c.object.text());
+  std::shared_ptr<const cluster::Node> node = c.node;
   std::vector<schedhost_action_t> actions{SCHEDHOST_ACTION_ADD};
   std::shared_ptr<const cluster::Node> old_node;
   if (const cluster::NodeInfo* info = snapshot_.find(name)) {
     old_node = info->node_ptr();
     // Parsed for the comparison and dropped: a tree kept by every node would undo keeping text.
+    // The new version's tree came with an update; a node added again (a relist) is parsed.
     const std::shared_ptr<const nlohmann::json> old_json = info->node().json_tree();
-    actions = node_update_actions(*old_json, *c.object);
+    const std::shared_ptr<const nlohmann::json> new_json =
+        c.object ? c.object.tree() : node->json_tree();
+    actions = node_update_actions(*old_json, *new_json);
     // Status heartbeats change nothing the plugins read; an update restarts the snapshot's
     // timeline (plugins recount), so only a relevant change is applied.
-    if (scheduling_relevant_change(*old_json, *c.object)) {
+    if (scheduling_relevant_change(*old_json, *new_json)) {
       snapshot_.update_node(std::move(node));
       ++out.nodes;
     }
@@ -259,20 +300,23 @@ void LiveCluster::place_orphans(const std::string& node_name, ClusterChanges& ou
 }
 
 void LiveCluster::apply_pod(const Change& c, ClusterChanges& out) {
-  const std::string uid = uid_of(*c.object);
+  const std::string& uid = c.uid;
   if (c.deleted) {
     assumed_.erase(uid);
+    // The event carries the deleted object; the cache's own copy if the model refused that.
+    const cluster::NodeInfo* on = snapshot_.node_of_pod(uid);
+    std::shared_ptr<const cluster::Pod> last = c.pod;
+    if (last == nullptr && on != nullptr) last = shared_pod(*on, uid);
     if (snapshot_.remove(uid)) {
       ++out.pods;
       ClusterEvent e = framework::assigned_pod_event(SCHEDHOST_ACTION_DELETE);
-      e.old_pod = std::make_shared<const cluster::Pod>(*c.object, c.object.text());
+      e.old_pod = std::move(last);
       out.events.push_back(std::move(e));
     }
-    const std::string node = cluster::string_at(*c.object, {"spec", "nodeName"});
-    if (auto it = orphans_.find(node); it != orphans_.end()) it->second.erase(uid);
+    if (auto it = orphans_.find(c.node_name); it != orphans_.end()) it->second.erase(uid);
     return;
   }
-  auto pod = std::make_shared<const cluster::Pod>(*c.object, c.object.text());
+  const std::shared_ptr<const cluster::Pod>& pod = c.pod;
   const cluster::NodeInfo* placed_on = snapshot_.node_of_pod(uid);
   const bool was_assumed = assumed_.erase(uid) != 0;
   if (placed_on != nullptr && placed_on->name() == pod->node_name()) {

@@ -42,7 +42,8 @@ class LiveCluster {
 
   LiveCluster();
 
-  // Handlers for the informers (called on their threads; they only queue).
+  // Handlers for the informers (called on their threads; they build the typed object and queue
+  // it).
   kube::InformerHandler node_handler();
   kube::InformerHandler assigned_pod_handler();  // pods with spec.nodeName set
   kube::InformerHandler namespace_handler();
@@ -69,13 +70,21 @@ class LiveCluster {
 
  private:
   enum class Kind { Node, Pod, Namespace, Budget, Object };
+  // What an informer handed over, made ready on the informer's thread: a node or pod arrives as
+  // its typed object (which keeps the compact text), so no JSON tree waits here for the
+  // scheduling thread (thousands at a list) and that thread does not build them.
   struct Change {
-    Kind kind;
-    bool deleted;
-    kube::Object object;
+    Kind kind = Kind::Object;
+    bool deleted = false;
+    std::string key;      // the store key, for messages
+    kube::Object object;  // Namespace, Budget, Object; a node's update, for the comparisons
+    std::shared_ptr<const cluster::Node> node;  // Kind::Node, not deleted
+    std::shared_ptr<const cluster::Pod> pod;    // Kind::Pod (of a deletion: null if refused)
+    std::string uid, node_name;                 // Kind::Pod: metadata.uid, spec.nodeName
+    std::string refused;  // the model refused the object: why (logged, the change skipped)
     const cluster::ObjectKind* object_kind = nullptr;  // Kind::Object
   };
-  void push(Kind kind, bool deleted, const kube::Object& object,
+  void push(Kind kind, bool deleted, const kube::Object& object, bool update,
             const cluster::ObjectKind* object_kind = nullptr);
   kube::InformerHandler handler_for(Kind kind, const cluster::ObjectKind* object_kind = nullptr);
   // Applies one change to objects_ and says, as upstream's event handlers, what happened.

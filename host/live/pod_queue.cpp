@@ -59,19 +59,38 @@ PodQueue::PodQueue(const framework::Framework& sorter, SchedulingQueue::PreEnque
       last_backoff_flush_(clock.now()),
       last_leftover_flush_(clock.now()) {}
 
+void PodQueue::push(bool deleted, const kube::Object& object, const kube::Object* previous) {
+  Event e;
+  e.deleted = deleted;
+  e.uid = cluster::string_at(*object, {"metadata", "uid"});
+  if (!deleted) {
+    try {
+      e.pod = std::make_shared<const cluster::Pod>(*object, object.text());
+    } catch (const std::exception& ex) {
+      e.refused = ex.what();
+      e.key = kube::object_key(*object);
+    }
+    if (previous != nullptr && e.pod != nullptr) {
+      e.updated = pod_updated(**previous, *object);
+      if (*e.updated && spdlog::should_log(spdlog::level::debug)) {
+        spdlog::debug(
+            "queue: pod {} updated: {}", e.pod->key(),
+            nlohmann::json::diff(compared_part(**previous), compared_part(*object)).dump());
+      }
+    }
+  }
+  std::lock_guard lock(mutex_);
+  events_.push_back(std::move(e));
+}
+
 kube::InformerHandler PodQueue::handler() {
-  auto add = [this](const kube::Object& o) {
-    std::lock_guard lock(mutex_);
-    events_.push_back({false, o});
-  };
-  return {[add](const kube::Object& o, bool) { add(o); },
-          [add](const kube::Object& old, const kube::Object& now) {
-            if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) add(now);
+  return {[this](const kube::Object& o, bool) { push(false, o, nullptr); },
+          [this](const kube::Object& old, const kube::Object& now) {
+            if (kube::resource_version_of(*old) != kube::resource_version_of(*now)) {
+              push(false, now, &old);
+            }
           },
-          [this](const kube::Object& o, bool) {
-            std::lock_guard lock(mutex_);
-            events_.push_back({true, o});
-          }};
+          [this](const kube::Object& o, bool) { push(true, o, nullptr); }};
 }
 
 void PodQueue::apply_pending() {
@@ -81,7 +100,7 @@ void PodQueue::apply_pending() {
     events.swap(events_);
   }
   for (Event& e : events) {
-    const std::string uid = cluster::string_at(*e.object, {"metadata", "uid"});
+    const std::string& uid = e.uid;
     if (e.deleted) {
       queue_.remove(uid);
       in_flight_.erase(uid);
@@ -90,13 +109,11 @@ void PodQueue::apply_pending() {
       nominations_.push_back({uid, nullptr, nullptr});
       continue;
     }
-    PodPtr pod;
-    try {
-      pod = std::make_shared<const cluster::Pod>(*e.object, e.object.text());
-    } catch (const std::exception& ex) {
-      spdlog::warn("queue: skipped pod {}: {}", kube::object_key(*e.object), ex.what());
+    if (e.pod == nullptr) {
+      spdlog::warn("queue: skipped pod {}: {}", e.key, e.refused);
       continue;
     }
+    PodPtr pod = std::move(e.pod);
     auto known = known_.find(uid);
     if (known == known_.end()) {
       known_[uid] = pod;
@@ -106,14 +123,11 @@ void PodQueue::apply_pending() {
       }
       continue;
     }
-    // The old version is parsed for this and dropped (queued Pods keep only text).
-    const std::shared_ptr<const nlohmann::json> known_json = known->second->json_tree();
-    const bool updated = pod_updated(*known_json, *e.object);
-    if (updated) {
-      spdlog::debug(
-          "queue: pod {} updated: {}", pod->key(),
-          nlohmann::json::diff(compared_part(*known_json), compared_part(*e.object)).dump());
-    }
+    // Compared on the informer's thread with the version before (the one known here: the
+    // handler passes every new version on); an add of a pod known here (not seen in practice) is
+    // compared with it now.
+    const bool updated =
+        e.updated ? *e.updated : pod_updated(*known->second->json_tree(), *pod->json_tree());
     const std::string& was_nominated = known->second->nominated_node_name();
     const PodPtr moved_from = !was_nominated.empty() && was_nominated != pod->nominated_node_name()
                                   ? known->second

@@ -101,10 +101,18 @@ class PodQueue {
   const SchedulingQueue& queue() const { return queue_; }
 
  private:
+  // A pod event, made ready on the informer's thread (the typed Pod built, the update compared),
+  // so no JSON tree waits here for the scheduling thread.
   struct Event {
-    bool deleted;
-    kube::Object object;
+    bool deleted = false;
+    std::string uid;      // metadata.uid
+    PodPtr pod;           // not deleted (null: refused, see refused)
+    std::string refused;  // why the model refused the pod (logged, the event skipped)
+    std::string key;      // namespace/name, for that line
+    // An update's upstream isPodUpdated against the version before it (unset for an add).
+    std::optional<bool> updated;
   };
+  void push(bool deleted, const kube::Object& object, const kube::Object* previous);
   bool less(const QueuedPodInfo& a, const QueuedPodInfo& b) const;
 
   const framework::Framework& sorter_;

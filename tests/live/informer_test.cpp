@@ -73,12 +73,23 @@ TEST(Informer, ListsInPagesThenWatchesAddsUpdatesAndDeletes) {
 
   kube::InformerOptions options;
   options.page_size = 3;
-  kube::Informer informer(client, kube::Resource::nodes(), options);
+  // Each listed object is stored and delivered as its page comes, not once the list is whole:
+  // a list of thousands never holds all their trees at once. (Declared before the informer,
+  // whose thread writes it until stopped.)
+  std::vector<std::size_t> stored_at_add;
   Recorder recorder;
-  informer.set_handler(recorder.handler());
+  kube::Informer informer(client, kube::Resource::nodes(), options);
+  kube::InformerHandler handler = recorder.handler();
+  handler.on_add = [&informer, &stored_at_add, add = handler.on_add](const kube::Object& o,
+                                                                     bool initial) {
+    stored_at_add.push_back(informer.size());
+    add(o, initial);
+  };
+  informer.set_handler(handler);
   informer.start();
   ASSERT_TRUE(informer.wait_for_sync(std::chrono::seconds(20)));
   EXPECT_EQ(informer.size(), 7u);
+  EXPECT_EQ(stored_at_add, (std::vector<std::size_t>{1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(informer.stats().pages, 3);  // 3 + 3 + 1
   EXPECT_EQ(informer.stats().lists, 1);
   EXPECT_EQ(recorder.events(),

@@ -156,6 +156,46 @@ TEST(LiveCluster, AnUnconfirmedBindingIsForgottenAfterTheTtl) {
   EXPECT_FALSE(c.is_assumed("uid-p1"));
 }
 
+// The informer's thread builds the typed Node or Pod: what waits for the scheduling thread holds
+// no JSON tree (a first list queues thousands), only a node's update keeps the new version's
+// tree, for the comparisons with the snapshot's version.
+TEST(LiveCluster, WhatWaitsToBeAppliedHoldsNoTreeButANodeUpdates) {
+  LiveCluster c;
+  const kube::Object n1 = node("n1");
+  const kube::Object p1 = pod("p1", "n1");
+  c.node_handler().on_add(n1, true);
+  c.assigned_pod_handler().on_add(p1, true);
+  EXPECT_EQ(n1.tree().use_count(), 1);
+  EXPECT_EQ(p1.tree().use_count(), 1);
+  EXPECT_EQ(n1.text().use_count(), 2);  // the typed Node keeps the text
+  EXPECT_EQ(p1.text().use_count(), 2);
+  const kube::Object n1_v2 = node("n1", "8", "a", "2");
+  c.node_handler().on_update(n1, n1_v2);
+  EXPECT_EQ(n1_v2.tree().use_count(), 2);
+  c.apply_pending();
+  EXPECT_EQ(n1_v2.tree().use_count(), 1);
+  EXPECT_EQ(requested_cpu(c, "n1"), 1000);
+  EXPECT_EQ(c.snapshot().find("n1")->allocatable().get_or_zero("cpu"), 8000);
+}
+
+// A deleted pod the model refuses still leaves the cache (by uid), with the cache's own copy
+// as the event's object.
+TEST(LiveCluster, ARefusedDeletedPodStillLeavesTheCache) {
+  LiveCluster c;
+  c.node_handler().on_add(node("n1"), true);
+  c.assigned_pod_handler().on_add(pod("p1", "n1"), true);
+  c.apply_pending();
+  json bad = *pod("p1", "n1", "2");
+  bad["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "lots";
+  c.assigned_pod_handler().on_delete(std::make_shared<const json>(bad), false);
+  const ClusterChanges changes = c.apply_pending();
+  EXPECT_EQ(changes.pods, 1);
+  EXPECT_EQ(requested_cpu(c, "n1"), 0);
+  ASSERT_EQ(changes.events.size(), 1u);
+  ASSERT_NE(changes.events[0].old_pod, nullptr);
+  EXPECT_EQ(changes.events[0].old_pod->requests().get_or_zero("cpu"), 1000);
+}
+
 TEST(LiveCluster, ABadObjectIsSkippedAndTheRestApplied) {
   LiveCluster c;
   c.node_handler().on_add(

@@ -94,4 +94,35 @@ TEST_F(PodQueueTest, ANominationThatMovesOrEndsIsReportedWithThePodAsItWas) {
   EXPECT_EQ(seen, (std::vector<std::string>{"n1 from -", "n2 from n1", "- from n2"}));
 }
 
+// The informer's thread builds the Pod and judges an update against the version before it:
+// nothing waiting for the scheduling thread holds a JSON tree.
+TEST_F(PodQueueTest, WhatWaitsToBeAppliedHoldsNoTree) {
+  const kube::InformerHandler handler = queue_->handler();
+  const kube::Object v1 = pod(1, "web");
+  const kube::Object v2 = pod(2, "db");
+  handler.on_add(v1, true);
+  handler.on_update(v1, v2);
+  EXPECT_EQ(v1.tree().use_count(), 1);
+  EXPECT_EQ(v2.tree().use_count(), 1);
+  queue_->apply_pending();
+  ASSERT_NE(queue_->latest("uid-p"), nullptr);
+  ASSERT_NE(queue_->latest("uid-p")->labels().find("app"), nullptr);
+  EXPECT_EQ(*queue_->latest("uid-p")->labels().find("app"), "db");
+}
+
+// A pod the model refuses is skipped, and the next valid version is taken as the pod's first.
+TEST_F(PodQueueTest, ARefusedPodIsSkippedAndItsNextVersionTaken) {
+  const kube::InformerHandler handler = queue_->handler();
+  json bad = *pod(1, "web");
+  bad["spec"]["containers"] =
+      json::array({{{"name", "c"}, {"resources", {{"requests", {{"cpu", "lots"}}}}}}});
+  handler.on_add(std::make_shared<const json>(bad), true);
+  queue_->apply_pending();
+  EXPECT_EQ(queue_->latest("uid-p"), nullptr);
+  handler.on_update(std::make_shared<const json>(bad), pod(2, "web"));
+  queue_->apply_pending();
+  ASSERT_NE(queue_->latest("uid-p"), nullptr);
+  EXPECT_EQ(queue_->queue().where("uid-p"), kActiveQueue);
+}
+
 }  // namespace schedhost::live::pod_queue_test
