@@ -29,6 +29,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -202,7 +203,9 @@ class SchedulingQueue {
   QueueOptions options_;
   const QueueClock& clock_;
 
-  std::map<std::string, Entry> entries_;  // uid -> every pod known, in a queue or in flight
+  // uid -> every pod known, in a queue or in flight. Hashed: the heaps' orders look both pods up
+  // by uid in every comparison; never iterated, so its order does not matter.
+  std::unordered_map<std::string, Entry> entries_;
   std::set<std::string, ActiveOrder> active_;
   std::set<std::string, BackoffOrder> backoff_;        // rejected pods
   std::set<std::string, BackoffOrder> error_backoff_;  // pods that failed with an Error
