@@ -136,9 +136,7 @@ std::optional<EventSeriesCache::Write> EventSeriesCache::observe(json&& event, s
                                                                  WallClock::time_point now) {
   const auto it = entries_.find(key);
   if (it == entries_.end()) {
-    std::string text = event.dump();
-    text.shrink_to_fit();  // kept for minutes: without dump()'s append slack
-    entries_.emplace(key, Entry{std::move(text), now, 1, now});
+    entries_.emplace(key, Entry{kept_text(event), now, 1, now});  // kept for minutes
     return Write{Action::Create, std::move(key), std::move(event)};
   }
   Entry& entry = it->second;

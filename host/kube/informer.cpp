@@ -7,16 +7,14 @@
 #include <utility>
 
 #include "kube/backoff.hpp"
+#include "kube/json_text.hpp"
 #include "kube/watch_decoder.hpp"
 
 namespace schedhost::kube {
 Object::Object(std::shared_ptr<const nlohmann::json> tree) : tree_(std::move(tree)) {
   if (tree_) {
-    std::string text = tree_->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    // dump() appends, doubling the capacity as it goes: the slack would be about a fifth of
-    // every object serve keeps.
-    text.shrink_to_fit();
-    text_ = std::make_shared<const std::string>(std::move(text));
+    text_ = std::make_shared<const std::string>(
+        kept_text(*tree_, nlohmann::json::error_handler_t::replace));
   }
 }
 
