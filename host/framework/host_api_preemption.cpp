@@ -42,12 +42,16 @@ void parallel_for(schedhost_call_t* call, size_t count, void (*body)(void*, size
       body(ctx, i);
     return;
   }
-  pool->until(count, [&](std::size_t i) {
-    const bool outer = in_parallel_for;
-    in_parallel_for = true;
-    body(ctx, i);
-    in_parallel_for = outer;
-  });
+  // Each plugin's loop body is a call site of its own, with its own cost.
+  pool->until(
+      count,
+      [&](std::size_t i) {
+        const bool outer = in_parallel_for;
+        in_parallel_for = true;
+        body(ctx, i);
+        in_parallel_for = outer;
+      },
+      reinterpret_cast<const void*>(body));
 }
 
 schedhost_dry_run_t* dry_run_begin(schedhost_call_t* call, schedhost_str_t node_name) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 
 namespace schedhost::framework {
 namespace {
@@ -25,9 +26,21 @@ void spin_until(Done done) {
   }
 }
 
+// How much a new run of a call site counts against what its earlier runs showed.
+constexpr double kLearningRate = 0.25;
+
+// This thread's CPU time: what a job's items cost, whether or not the API server or another
+// process took the core meanwhile (wall time would count that, and keep a cheap job shared).
+double thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
 }  // namespace
 
-Parallelizer::Parallelizer(int parallelism) {
+Parallelizer::Parallelizer(int parallelism, std::chrono::nanoseconds min_parallel_work)
+    : min_parallel_work_(min_parallel_work) {
   // More threads than cores only wait on each other: at the default parallelism of 16 on two
   // cores, waking 15 workers per call cost a third of the run in futex calls (docs/benchmarks.md).
   // Results do not depend on the thread count (Filter verdicts are taken in rotation order).
@@ -48,11 +61,32 @@ Parallelizer::~Parallelizer() {
     t.join();
 }
 
-void Parallelizer::until(std::size_t n, const std::function<void(std::size_t)>& work) {
+bool Parallelizer::worth_sharing(const void* site, std::size_t n) const {
+  const auto it = ns_per_item_.find(site);
+  // A call site not seen yet runs alone once, which measures it exactly.
+  if (it == ns_per_item_.end()) return false;
+  return it->second * static_cast<double>(n) >= static_cast<double>(min_parallel_work_.count());
+}
+
+void Parallelizer::learn(const void* site, double ns_per_item) {
+  const auto [it, first] = ns_per_item_.try_emplace(site, ns_per_item);
+  if (!first) it->second += kLearningRate * (ns_per_item - it->second);
+}
+
+void Parallelizer::until(std::size_t n, const std::function<void(std::size_t)>& work,
+                         const void* site) {
   if (n == 0) return;
-  if (workers_.empty() || n == 1) {
+  const bool adaptive = min_parallel_work_.count() > 0 && !workers_.empty() && n > 1;
+  // A type_info lives as long as the program, one per type.
+  if (site == nullptr) site = &work.target_type();
+  const double cpu_start = adaptive ? thread_cpu_ns() : 0;
+  if (workers_.empty() || n == 1 || (adaptive && !worth_sharing(site, n))) {
     for (std::size_t i = 0; i < n; ++i)
       work(i);
+    if (adaptive) {
+      ++jobs_kept_;
+      learn(site, (thread_cpu_ns() - cpu_start) / static_cast<double>(n));
+    }
     return;
   }
   {
@@ -68,21 +102,26 @@ void Parallelizer::until(std::size_t n, const std::function<void(std::size_t)>& 
     ++job_;
   }
   wake_.notify_all();
-  run_chunks();  // returns once every index is handed out
+  const std::size_t done_here = run_chunks();  // returns once every index is handed out
+  // The caller's own items measure the cost (the workers' would need their clocks read too).
+  if (adaptive && done_here > 0) {
+    learn(site, (thread_cpu_ns() - cpu_start) / static_cast<double>(done_here));
+  }
   spin_until([this] { return busy_.load() == 0; });
   std::unique_lock lock(mutex_);
   done_.wait(lock, [this] { return next_ >= size_ && busy_ == 0; });
   work_ = nullptr;
 }
 
-void Parallelizer::run_chunks() {
+std::size_t Parallelizer::run_chunks() {
+  std::size_t done = 0;
   for (;;) {
     std::size_t begin = 0;
     std::size_t end = 0;
     const std::function<void(std::size_t)>* work = nullptr;
     {
       std::lock_guard lock(mutex_);
-      if (work_ == nullptr || next_ >= size_) return;
+      if (work_ == nullptr || next_ >= size_) return done;
       begin = next_;
       end = std::min(size_, begin + chunk_);
       next_ = end;
@@ -90,6 +129,7 @@ void Parallelizer::run_chunks() {
     }
     for (std::size_t i = begin; i < end; ++i)
       (*work)(i);
+    done += end - begin;
   }
 }
 

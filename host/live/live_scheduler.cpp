@@ -124,7 +124,8 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
              .opportunistic_batching = options.feature_gates.opportunistic_batching,
              .batch_max_age = std::chrono::milliseconds(500),
              .batch_metrics = options.metrics,
-             .rest_after_scoring = true}),
+             .rest_after_scoring = true,
+             .min_parallel_work = std::chrono::microseconds(250)}),
       events_client_(client.config()),
       events_(events_client_),
       plugin_api_(client) {

@@ -50,7 +50,7 @@ SchedulingCore::SchedulingCore(const config::SchedulerConfiguration& configurati
       options_(options),
       snapshot_(snapshot),
       sink_(sink),
-      parallelizer_(configuration.parallelism),
+      parallelizer_(configuration.parallelism, options.min_parallel_work),
       rng_(options.seed),
       ranking_rng_(options.seed ^ 0x9e3779b97f4a7c15ULL) {
   for (const config::Profile& profile : configuration.profiles) {

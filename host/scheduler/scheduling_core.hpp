@@ -9,6 +9,7 @@
 // touched on the scheduling thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -97,6 +98,11 @@ struct CoreOptions {
   // instead of spinning through the rest of the cycle and the next pod's absorb (CPU the API
   // server needs). The replay keeps the spin: its next pod's Filter follows within microseconds.
   bool rest_after_scoring = false;
+  // serve: a Filter or Score job expected to take less than this on one thread runs on the
+  // scheduling thread alone (framework/parallelizer.hpp). Waking a worker for a short job costs
+  // more CPU than it saves time, CPU the API server on the same cores would use. The replay
+  // shares every job (zero), its cycles following each other with nothing else to run.
+  std::chrono::nanoseconds min_parallel_work{0};
 };
 
 class SchedulingCore {
