@@ -103,11 +103,11 @@ TEST(Parallelizer, EachCallSiteLearnsItsOwnCost) {
     GTEST_SKIP() << "one core: no worker to share with";
   }
   const std::thread::id caller = std::this_thread::get_id();
-  // A long job (8 items of 1 ms of CPU) runs alone the first time, which measures it; after that it
-  // is shared. A short one at another call site stays on the caller's thread throughout.
+  // A long job (16 items of 1 ms of CPU) runs alone the first time, which measures it; after that
+  // it is shared. A short one at another call site stays on the caller's thread throughout.
   bool long_shared = false;
-  for (int round = 0; round < 5; ++round) {
-    const std::set<std::thread::id> long_job = threads_of(pool, 8, std::chrono::milliseconds(1));
+  for (int round = 0; round < 10; ++round) {
+    const std::set<std::thread::id> long_job = threads_of(pool, 16, std::chrono::milliseconds(1));
     if (round == 0) {
       EXPECT_EQ(long_job, std::set<std::thread::id>{caller});
     }
@@ -117,7 +117,7 @@ TEST(Parallelizer, EachCallSiteLearnsItsOwnCost) {
     EXPECT_EQ(short_job, std::set<std::thread::id>{caller}) << "round " << round;
   }
   EXPECT_TRUE(long_shared);
-  EXPECT_EQ(pool.jobs_kept(), 6U);  // the long job once, the short one five times
+  EXPECT_EQ(pool.jobs_kept(), 11U);  // the long job once, the short one ten times
 }
 
 TEST(Parallelizer, ANamedSiteIsLearntApartFromItsLambda) {
@@ -130,14 +130,14 @@ TEST(Parallelizer, ANamedSiteIsLearntApartFromItsLambda) {
   const int costly = 0;
   const int cheap = 0;
   bool costly_shared = false;
-  for (int round = 0; round < 5; ++round) {
-    if (threads_of(pool, 8, std::chrono::milliseconds(1), &costly).size() > 1) {
+  for (int round = 0; round < 10; ++round) {
+    if (threads_of(pool, 16, std::chrono::milliseconds(1), &costly).size() > 1) {
       costly_shared = true;
     }
     EXPECT_EQ(threads_of(pool, 8, std::chrono::microseconds(1), &cheap), caller) << round;
   }
   EXPECT_TRUE(costly_shared);
-  EXPECT_EQ(pool.jobs_kept(), 6U);
+  EXPECT_EQ(pool.jobs_kept(), 11U);
 }
 
 }  // namespace
