@@ -9,6 +9,5 @@
 // Together: peak RSS at 5000 nodes + 6000 pods 82 -> 78 MiB with the pods created while
 // scheduling, 105 -> 92 MiB with them created first, at the same CPU per pod
 // (docs/benchmarks.md, "The pool's handoffs and the allocator's options").
-// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): jemalloc reads this name.
 extern "C" const char* malloc_conf;
 const char* malloc_conf = "narenas:1,dirty_decay_ms:1000,muzzy_decay_ms:0";

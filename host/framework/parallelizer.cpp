@@ -78,7 +78,7 @@ void Parallelizer::until(std::size_t n, const std::function<void(std::size_t)>& 
   if (n == 0) return;
   const bool adaptive = min_parallel_work_.count() > 0 && !workers_.empty() && n > 1;
   // A type_info lives as long as the program, one per type.
-  if (site == nullptr) site = &work.target_type();
+  if (adaptive && site == nullptr) site = &work.target_type();
   const double cpu_start = adaptive ? thread_cpu_ns() : 0;
   if (workers_.empty() || n == 1 || (adaptive && !worth_sharing(site, n))) {
     for (std::size_t i = 0; i < n; ++i)
