@@ -204,6 +204,7 @@ void EventRecorder::record(const json& regarding_pod, std::string_view type,
                  reporting_controller, reporting_instance, now);
   std::string key = EventSeriesCache::key_of(event);  // outside the lock, once per event
   const std::size_t lane = lane_of(key);
+  bool wake = false;
   {
     std::lock_guard lock(mutex_);
     if (stopping_ || queue_.size() >= options_.queue_capacity) {
@@ -211,13 +212,23 @@ void EventRecorder::record(const json& regarding_pod, std::string_view type,
       return;
     }
     queue_.push_back({std::move(event), now, std::move(key), lane});
+    // The worker waits for the queue's first event (or, gathering, for half a queue); an event
+    // behind others changes nothing it waits for, and a wake-up would be a system call each.
+    wake = queue_.size() == 1 || queue_.size() == half_queue();
   }
-  wake_.notify_one();
+  if (wake) wake_.notify_one();
+}
+
+std::size_t EventRecorder::half_queue() const {
+  return std::max<std::size_t>(1, options_.queue_capacity / 2);
 }
 
 void EventRecorder::flush() {
   std::unique_lock lock(mutex_);
+  ++flushing_;
+  wake_.notify_one();
   idle_.wait(lock, [&] { return stopping_ || (queue_.empty() && !busy_ && writes_pending_ == 0); });
+  --flushing_;
 }
 
 void EventRecorder::stop() {
@@ -234,8 +245,13 @@ void EventRecorder::stop() {
 }
 
 EventRecorderStats EventRecorder::stats() const {
-  std::lock_guard lock(mutex_);
-  return stats_;
+  EventRecorderStats stats;
+  {
+    std::lock_guard lock(mutex_);
+    stats = stats_;
+  }
+  stats.wakeups = loop_.wakeups();
+  return stats;
 }
 
 void EventRecorder::count(std::uint64_t EventRecorderStats::*counter) {
@@ -258,16 +274,26 @@ void EventRecorder::run() {
     wake_.wait_until(lock, std::min(next_refresh, next_finish),
                      [&] { return stopping_ || next_ready(); });
     if (stopping_) break;
-    std::optional<Queued> item;
-    if (next_ready()) {
-      item = std::move(queue_.front());
-      queue_.pop_front();
+    if (next_ready() && options_.gather.count() > 0) {
+      wake_.wait_for(lock, options_.gather,
+                     [&] { return stopping_ || flushing_ > 0 || queue_.size() >= half_queue(); });
+      if (stopping_) break;
     }
     const bool refresh_due = Steady::now() >= next_refresh;
     const bool finish_due = Steady::now() >= next_finish;
     busy_ = true;
+    {
+      // Every event ready now, their writes handed to the loop together.
+      RequestLoop::Batch batch(loop_);
+      while (next_ready()) {
+        Queued item = std::move(queue_.front());
+        queue_.pop_front();
+        lock.unlock();
+        handle(std::move(item));
+        lock.lock();
+      }
+    }
     lock.unlock();
-    if (item) handle(std::move(*item));
     // Periods count from the end of the last run, as wait.Until's do.
     if (refresh_due) {
       refresh_series();

@@ -22,6 +22,9 @@ struct RequestLoop::Request {
 
 namespace {
 
+// The Batch open on this thread, if any (batches nest: the innermost is the one asked).
+thread_local RequestLoop::Batch* open_batch = nullptr;
+
 // curl's smallest upload buffer; a receive buffer that holds an Event's answer whole.
 constexpr long kSendBufferBytes = 16L * 1024;
 constexpr long kReceiveBufferBytes = 4L * 1024;
@@ -62,6 +65,14 @@ void RequestLoop::submit(std::string method, std::string path, std::string body,
   r->done = std::move(done);
   r->not_before = Clock::now() + delay;
   Done refused;
+  // The loop's own thread (a Done submitting the next write) needs no wake-up: it looks for
+  // submitted requests before it polls. Nor does anyone while an earlier wake-up is pending.
+  const bool own_thread = std::this_thread::get_id() == thread_.get_id();
+  Batch* batch = nullptr;
+  for (Batch* b = open_batch; b != nullptr && batch == nullptr; b = b->outer_) {
+    if (&b->loop_ == this) batch = b;
+  }
+  bool wake_now = false;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) {
@@ -69,13 +80,44 @@ void RequestLoop::submit(std::string method, std::string path, std::string body,
     } else {
       submitted_.push_back(std::move(r));
       ++in_flight_;
+      if (batch != nullptr) {
+        batch->submitted_ = true;
+      } else if (!own_thread && !wake_sent_) {
+        wake_sent_ = true;
+        ++wakeups_;
+        wake_now = true;
+      }
     }
   }
   if (refused) {
     refused(stopped());  // the loop has ended
     return;
   }
+  if (wake_now) curl_multi_wakeup(static_cast<CURLM*>(multi_));
+}
+
+RequestLoop::Batch::Batch(RequestLoop& loop) : loop_(loop), outer_(open_batch) {
+  open_batch = this;
+}
+
+RequestLoop::Batch::~Batch() {
+  open_batch = outer_;
+  if (submitted_) loop_.wake();
+}
+
+void RequestLoop::wake() {
+  {
+    std::lock_guard lock(mutex_);
+    if (std::this_thread::get_id() == thread_.get_id() || wake_sent_) return;
+    wake_sent_ = true;
+    ++wakeups_;
+  }
   curl_multi_wakeup(static_cast<CURLM*>(multi_));
+}
+
+std::size_t RequestLoop::wakeups() const {
+  std::lock_guard lock(mutex_);
+  return wakeups_;
 }
 
 void RequestLoop::stop() {
@@ -100,6 +142,7 @@ void RequestLoop::run() {
       std::lock_guard lock(mutex_);
       if (stopping_) break;
       arrived.swap(submitted_);
+      wake_sent_ = false;
     }
     for (auto& r : arrived)
       later_.push_back(std::move(r));
@@ -126,8 +169,13 @@ void RequestLoop::run() {
     // A request that waited for room may go now that answers came: no sleep then.
     const bool ready = std::any_of(later_.begin(), later_.end(),
                                    [&](const auto& r) { return r->not_before <= Clock::now(); });
+    bool more = false;  // submitted since the swap above, from this thread (no wake-up sent)
+    {
+      std::lock_guard lock(mutex_);
+      more = !submitted_.empty() && !wake_sent_;
+    }
     const auto wait =
-        ready && room()
+        (ready && room()) || more
             ? std::chrono::milliseconds(0)
             : std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now());
     curl_multi_poll(multi, nullptr, 0, static_cast<int>(std::clamp<long>(wait.count(), 0, 1000)),

@@ -46,12 +46,33 @@ class RequestLoop {
   // Requests submitted and not yet answered (the count drops just before done runs).
   std::size_t in_flight() const;
 
+  // Times a submit() woke the loop's thread (for tests: a batch wakes it once).
+  std::size_t wakeups() const;
+
+  // While a Batch lives, submit() from the thread that made it does not wake the loop; its end
+  // does, once. A caller handing over several requests at once has them sent together, in one
+  // pass of the loop, instead of waking it (a system call and a thread switch) for each.
+  class Batch {
+   public:
+    explicit Batch(RequestLoop& loop);
+    ~Batch();
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+
+   private:
+    RequestLoop& loop_;
+    Batch* outer_;
+    bool submitted_ = false;
+    friend class RequestLoop;
+  };
+
  private:
   struct Request;
   void run();
   void start(std::unique_ptr<Request> r);
   void finish(void* easy, int result);
   void answer(Request& r, Response response);
+  void wake();
 
   ApiClient& client_;
   const std::size_t max_in_flight_;
@@ -60,6 +81,8 @@ class RequestLoop {
   std::deque<std::unique_ptr<Request>> submitted_;  // guarded by mutex_
   std::size_t in_flight_ = 0;                       // guarded by mutex_
   bool stopping_ = false;                           // guarded by mutex_
+  bool wake_sent_ = false;   // guarded by mutex_: a wake-up the loop has not yet acted on
+  std::size_t wakeups_ = 0;  // guarded by mutex_
   // The loop thread's own:
   std::vector<std::unique_ptr<Request>> later_;  // waiting for their time (delay, Retry-After)
   std::vector<std::unique_ptr<Request>> active_;

@@ -144,5 +144,23 @@ TEST(EventRecorder, AFullQueueDropsAndStopEndsAWaitingRetry) {
   recorder->flush();  // returns at once once stopped
 }
 
+// Events recorded while the worker lets them gather are handed to the request loop together:
+// one wake-up of its thread for the group, not one per write. flush() ends the gather.
+TEST(EventRecorder, EventsRecordedTogetherWakeTheLoopOnce) {
+  kube::ApiClient client(unreachable());
+  kube::EventRecorderOptions options;
+  options.max_attempts = 1;  // each write fails for good at its first answer
+  options.gather = std::chrono::seconds(30);
+  kube::EventRecorder recorder(client, options);
+  for (int i = 0; i < 20; ++i)
+    record_one(recorder, "p" + std::to_string(i));
+  const auto start = std::chrono::steady_clock::now();
+  recorder.flush();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  const kube::EventRecorderStats stats = recorder.stats();
+  EXPECT_EQ(stats.failed, 20u);
+  EXPECT_EQ(stats.wakeups, 1u);
+}
+
 }  // namespace
 }  // namespace schedhost::testing

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "closed_port.hpp"
@@ -117,6 +118,44 @@ TEST(RequestLoop, StopAnswersWhatIsLeftThenEveryLaterSubmitAtOnce) {
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[2].first.error, "the request loop stopped before the answer came");
   loop.stop();  // idempotent
+}
+
+// Requests submitted inside a Batch wake the loop's thread once, when the batch ends, however
+// far apart they came (each 20 ms: a loop woken per request would have taken each alone).
+TEST(RequestLoop, ABatchWakesTheLoopOnceWhenItEnds) {
+  kube::ApiClient client(refusing());
+  kube::RequestLoop loop(client);
+  Answers answers;
+  {
+    kube::RequestLoop::Batch batch(loop);
+    for (int i = 0; i < 5; ++i) {
+      loop.submit("GET", "/version", "", "", answers.collect());
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  EXPECT_EQ(answers.wait_for(5).size(), 5u);
+  EXPECT_EQ(loop.wakeups(), 1u);
+}
+
+// A request submitted from an answer (on the loop's own thread) needs no wake-up, and does not
+// wait for the loop's poll to time out (up to a second) either: five in a chain, well under one.
+TEST(RequestLoop, ARequestSubmittedFromAnAnswerIsSentWithoutAWakeUp) {
+  kube::ApiClient client(refusing());
+  kube::RequestLoop loop(client);
+  Answers answers;
+  int left = 4;
+  kube::RequestLoop::Done next;
+  const kube::RequestLoop::Done collect = answers.collect();
+  next = [&](kube::Response r) {
+    if (left-- > 0) loop.submit("GET", "/version", "", "", next);
+    collect(std::move(r));
+  };
+  const Clock::time_point start = Clock::now();
+  loop.submit("GET", "/version", "", "", next);
+  const auto got = answers.wait_for(5);
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_LT(got.back().second - start, std::chrono::milliseconds(800));
+  EXPECT_EQ(loop.wakeups(), 1u);
 }
 
 }  // namespace
