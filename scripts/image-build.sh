@@ -38,7 +38,7 @@ step() { echo "image-build: $*" >&2; }
 # browser, etcd, the Prometheus parser, which an image does not need). GoogleTest: tests/ is
 # configured with the rest, and a plugin project's tests run in its image build.
 build_packages="g++ cmake ninja-build pkg-config libboost-dev libboost-filesystem-dev
-  libyaml-cpp-dev libyaml-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libcurl4-openssl-dev
+  libyaml-cpp-dev libyaml-dev libsimdjson-dev nlohmann-json3-dev libspdlog-dev libcli11-dev libcurl4-openssl-dev
   libssl-dev libcpp-httplib-dev prometheus-cpp-dev libgtest-dev libgmock-dev"
 
 apt_install() {

@@ -10,6 +10,7 @@ packages=(
   libboost-dev libboost-filesystem-dev    # Boost.DLL (header-only on top of Boost.Filesystem)
   libyaml-cpp-dev nlohmann-json3-dev      # profile / cluster parsing, JSON args and output
   libyaml-dev                             # the fast cluster-file parser
+  libsimdjson-dev                         # serve's informers parse the API server's JSON with it
   libjemalloc-dev                         # bin/schedhost's allocator (SCHEDHOST_ALLOCATOR)
   libspdlog-dev libcli11-dev              # logging, command-line flags
   libgtest-dev libgmock-dev               # tests

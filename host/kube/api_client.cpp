@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 
 #include "kube/curl_exchange.hpp"
+#include "kube/json_parse.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -323,7 +324,7 @@ nlohmann::json ApiClient::call(const std::string& method, const std::string& pat
   const Response r = request(method, path, body, content_type);
   if (r.code < 200 || r.code >= 300) raise(method, path, r);
   if (r.body.empty()) return nlohmann::json::object();
-  nlohmann::json parsed = nlohmann::json::parse(r.body, nullptr, false);
+  nlohmann::json parsed = parse_json(r.body);
   if (parsed.is_discarded()) {
     throw ApiError(method, path, static_cast<int>(r.code), "", "the answer is not JSON");
   }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kube/backoff.hpp"
+#include "kube/json_parse.hpp"
 #include "kube/json_text.hpp"
 #include "kube/watch_decoder.hpp"
 
@@ -26,9 +27,7 @@ Object stored_object(nlohmann::json&& object) {
 }
 
 Object stored_object(std::shared_ptr<const std::string> text) {
-  return {std::make_shared<const nlohmann::json>(
-              nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false)),
-          std::move(text)};
+  return {std::make_shared<const nlohmann::json>(parse_json(*text)), std::move(text)};
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "kube/watch_decoder.hpp"
 
+#include "kube/json_parse.hpp"
+
 namespace schedhost::kube {
 
 bool WatchDecoder::feed(std::string_view chunk, const std::function<bool(WatchEvent&&)>& on_event) {
@@ -25,7 +27,7 @@ bool WatchDecoder::feed(std::string_view chunk, const std::function<bool(WatchEv
 bool WatchDecoder::decode_line(std::string_view line,
                                const std::function<bool(WatchEvent&&)>& on_event) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return true;
-  nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+  nlohmann::json event = parse_json(line);
   if (!event.is_object() || !event.contains("type") || !event["type"].is_string() ||
       !event.contains("object") || !event["object"].is_object()) {
     error_ = "not a watch event: " + std::string(line.substr(0, 120));
