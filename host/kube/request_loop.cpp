@@ -45,6 +45,7 @@ RequestLoop::RequestLoop(ApiClient& client, std::size_t max_in_flight)
   // each request), rather than a connection per request in flight.
   curl_multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
   thread_ = std::thread([this] { run(); });
+  loop_thread_ = thread_.get_id();  // before any request: the loop reads it only from a Done
 }
 
 RequestLoop::~RequestLoop() {
@@ -65,14 +66,6 @@ void RequestLoop::submit(std::string method, std::string path, std::string body,
   r->done = std::move(done);
   r->not_before = Clock::now() + delay;
   Done refused;
-  // The loop's own thread (a Done submitting the next write) needs no wake-up: it looks for
-  // submitted requests before it polls. Nor does anyone while an earlier wake-up is pending.
-  const bool own_thread = std::this_thread::get_id() == thread_.get_id();
-  Batch* batch = nullptr;
-  for (Batch* b = open_batch; b != nullptr && batch == nullptr; b = b->outer_) {
-    if (&b->loop_ == this) batch = b;
-  }
-  bool wake_now = false;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) {
@@ -80,20 +73,20 @@ void RequestLoop::submit(std::string method, std::string path, std::string body,
     } else {
       submitted_.push_back(std::move(r));
       ++in_flight_;
-      if (batch != nullptr) {
-        batch->submitted_ = true;
-      } else if (!own_thread && !wake_sent_) {
-        wake_sent_ = true;
-        ++wakeups_;
-        wake_now = true;
-      }
     }
   }
   if (refused) {
     refused(stopped());  // the loop has ended
     return;
   }
-  if (wake_now) curl_multi_wakeup(static_cast<CURLM*>(multi_));
+  // Inside a Batch of this loop the wake-up waits for the batch's end.
+  for (Batch* b = open_batch; b != nullptr; b = b->outer_) {
+    if (&b->loop_ == this) {
+      b->submitted_ = true;
+      return;
+    }
+  }
+  wake();
 }
 
 RequestLoop::Batch::Batch(RequestLoop& loop) : loop_(loop), outer_(open_batch) {
@@ -106,9 +99,12 @@ RequestLoop::Batch::~Batch() {
 }
 
 void RequestLoop::wake() {
+  // The loop's own thread (a Done submitting the next write) needs no wake-up: it looks for
+  // submitted requests before it polls. Nor does anyone while an earlier wake-up is pending.
+  if (std::this_thread::get_id() == loop_thread_) return;
   {
     std::lock_guard lock(mutex_);
-    if (std::this_thread::get_id() == thread_.get_id() || wake_sent_) return;
+    if (wake_sent_) return;
     wake_sent_ = true;
     ++wakeups_;
   }
@@ -169,10 +165,10 @@ void RequestLoop::run() {
     // A request that waited for room may go now that answers came: no sleep then.
     const bool ready = std::any_of(later_.begin(), later_.end(),
                                    [&](const auto& r) { return r->not_before <= Clock::now(); });
-    bool more = false;  // submitted since the swap above, from this thread (no wake-up sent)
+    bool more = false;  // submitted since the swap above (from a Done, with no wake-up)
     {
       std::lock_guard lock(mutex_);
-      more = !submitted_.empty() && !wake_sent_;
+      more = !submitted_.empty();
     }
     const auto wait =
         (ready && room()) || more

@@ -89,6 +89,8 @@ class RequestLoop {
   std::vector<void*> idle_handles_;  // CURL* kept for reuse
   std::once_flag joined_;
   std::thread thread_;
+  // thread_'s id, kept apart: stop() joins thread_ (resetting its id) while submit() may read it.
+  std::thread::id loop_thread_;
 };
 
 }  // namespace schedhost::kube
