@@ -74,7 +74,7 @@ TEST(ServePermit, AnIncompleteGangIsRejectedAtTheTimeoutAndItsRoomGoesToTheNextP
   for (const auto& [pod, d] : want) {
     ASSERT_EQ(d.result, "Unschedulable") << pod;
     const std::string name = pod.substr(pod.find('/') + 1);
-    EXPECT_EQ(first_failure_message(client, "default", name), d.message) << pod;
+    EXPECT_EQ(posted_failure_message(client, "default", name), d.message) << pod;
     if (name != "web") {
       EXPECT_EQ(live.at(pod).result, "Unschedulable") << pod;
     }
@@ -112,7 +112,7 @@ TEST(ServePermit, APodDeletedWhileWaitingAtPermitIsRejectedAndItsGangFreedAtOnce
   const auto live = live_decisions(client);
   EXPECT_EQ(live.count("default/gang-b-2"), 0u);
   EXPECT_EQ(live.at("default/gang-b-1").result, "Unschedulable");
-  EXPECT_EQ(first_failure_message(client, "default", "gang-b-1"),
+  EXPECT_EQ(posted_failure_message(client, "default", "gang-b-1"),
             "pod group default/gang-b was rejected: member gang-b-2 was unreserved");
   // Rejected in its binding cycle: the nomination is cleared with the failure, as upstream does.
   EXPECT_TRUE(eventually([&] { return nominated("gang-b-1").empty(); })) << serve.log();

@@ -122,8 +122,8 @@ TEST(ServePluginHandle, AGangRejectedAtItsTimeoutHasAnEventAndAPodGroupChangeMov
     return live["default/gang-1"].result == "Unschedulable" &&
            live["default/gang-2"].result == "Unschedulable";
   })) << serve.log();
-  const std::string timed_out = first_failure_message(client, "default", "gang-1");
-  const std::string other = first_failure_message(client, "default", "gang-2");
+  const std::string timed_out = posted_failure_message(client, "default", "gang-1");
+  const std::string other = posted_failure_message(client, "default", "gang-2");
   // Which member's wait ends first is the host's affair; one timed out, the other followed it.
   const bool first_timed_out = timed_out.rfind("rejected due to timeout after waiting 2s", 0) == 0;
   const std::string which = first_timed_out ? "gang-1" : "gang-2";

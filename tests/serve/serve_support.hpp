@@ -318,4 +318,17 @@ bool eventually(Pred pred, std::chrono::milliseconds timeout = std::chrono::seco
   return pred();
 }
 
+// first_failure_message once the Event is there ("" after a minute without it). A pod's status
+// and its Event are separate writes, and serve sends Events in groups gathered over 20 ms: a
+// test that saw the status must wait for the Event.
+inline std::string posted_failure_message(kube::ApiClient& client, const std::string& ns,
+                                          const std::string& name) {
+  std::string note;
+  eventually([&] {
+    note = first_failure_message(client, ns, name);
+    return !note.empty();
+  });
+  return note;
+}
+
 }  // namespace schedhost::testing
