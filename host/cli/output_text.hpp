@@ -6,12 +6,12 @@
 #include <string>
 #include <string_view>
 
+#include "common/utf8.hpp"
+
 namespace schedhost::cli {
 
-// text with every byte that is not part of a well-formed UTF-8 sequence (stray continuation
-// bytes, truncated or overlong sequences, surrogates, code points past U+10FFFF) replaced by
-// U+FFFD, so JSON and YAML writers never fail on a plugin's reason.
-std::string valid_utf8(std::string_view text);
+// valid_utf8 (common/utf8.hpp) makes a plugin's reason safe for the JSON and YAML writers.
+using schedhost::valid_utf8;
 
 // valid_utf8(text) with every control character (newline, tab, ...) replaced by a space.
 std::string one_line(std::string_view text);

@@ -1,18 +1,11 @@
 #include "kube/event_recorder.hpp"
 
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <climits>
-#include <cstdio>
 #include <functional>
 #include <optional>
 #include <random>
-
-#include "kube/json_text.hpp"
-#include "kube/micro_time.hpp"
-#include "kube/resource.hpp"
 
 namespace schedhost::kube {
 namespace {
@@ -20,165 +13,15 @@ namespace {
 using nlohmann::json;
 using WallClock = EventSeriesCache::Clock;
 
-void set_unless_empty(json& object, const char* key, std::string_view value) {
-  if (!value.empty()) object[key] = valid_utf8(value);
-}
-
 std::string events_path(std::string_view namespace_name) {
   return "/apis/events.k8s.io/v1/namespaces/" + url_escape(namespace_name) + "/events";
 }
 
-std::string describe(const json& event) {
-  return string_field(event, "reason") + " event " + string_field(event.at("metadata"), "name");
+std::string describe(const EventSeriesCache::Write& write) {
+  return write.event.reason + " event " + write.event.name;
 }
 
 }  // namespace
-
-std::string truncate_note(std::string note) {
-  if (note.size() <= kNoteLengthLimit) return note;
-  constexpr std::string_view kSuffix = " ...";
-  std::size_t cut = kNoteLengthLimit - kSuffix.size();
-  // Back off continuation bytes so a multi-byte character is not split.
-  while (cut > 0 && (static_cast<unsigned char>(note[cut]) & 0xC0) == 0x80)
-    --cut;
-  note.resize(cut);
-  note += kSuffix;
-  return note;
-}
-
-json object_reference(const json& object) {
-  json ref = json::object();
-  const json empty = json::object();
-  const auto m = object.find("metadata");
-  const json& metadata = m != object.end() && m->is_object() ? *m : empty;
-  const std::string kind = string_field(object, "kind");
-  const std::string api_version = string_field(object, "apiVersion");
-  const bool typed = !kind.empty() && !api_version.empty();
-  set_unless_empty(ref, "kind", typed ? kind : "Pod");
-  set_unless_empty(ref, "namespace", string_field(metadata, "namespace"));
-  set_unless_empty(ref, "name", string_field(metadata, "name"));
-  set_unless_empty(ref, "uid", string_field(metadata, "uid"));
-  set_unless_empty(ref, "apiVersion", typed ? api_version : "v1");
-  set_unless_empty(ref, "resourceVersion", string_field(metadata, "resourceVersion"));
-  return ref;
-}
-
-std::string reporting_instance_for(std::string_view reporting_controller) {
-  // Read once, as upstream's recorder reads os.Hostname once: serve names every Scheduled
-  // Event's instance, and a system call per pod bought nothing.
-  static const std::string hostname = [] {
-    char host[HOST_NAME_MAX + 1] = {};
-    if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
-    return std::string(host);
-  }();
-  return std::string(reporting_controller) + "-" + hostname;
-}
-
-json make_event(const json& regarding, const json& related, std::string_view type,
-                std::string_view reason, std::string_view action, std::string_view note,
-                std::string_view reporting_controller, std::string_view reporting_instance,
-                WallClock::time_point now) {
-  const json regarding_ref = object_reference(regarding);
-  std::string namespace_name = string_field(regarding_ref, "namespace");
-  if (namespace_name.empty()) namespace_name = "default";
-  // fmt.Sprintf("%v.%x", name, t.UnixNano())
-  char hex[24];
-  std::snprintf(
-      hex, sizeof hex, "%llx",
-      static_cast<unsigned long long>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count()));
-  json event = {
-      {"apiVersion", "events.k8s.io/v1"},
-      {"kind", "Event"},
-      {"metadata",
-       {{"name", string_field(regarding_ref, "name") + "." + hex}, {"namespace", namespace_name}}},
-      {"eventTime", format_micro_time(now)},
-      {"regarding", regarding_ref}};
-  set_unless_empty(event, "reportingController", reporting_controller);
-  set_unless_empty(event, "reportingInstance", reporting_instance);
-  set_unless_empty(event, "action", action);
-  set_unless_empty(event, "reason", reason);
-  set_unless_empty(event, "note", note);
-  set_unless_empty(event, "type", type);
-  if (related.is_object()) event["related"] = object_reference(related);
-  return event;
-}
-
-// --- EventSeriesCache ---------------------------------------------------------------------
-
-json EventSeriesCache::Write::series_patch() const {
-  return {{"series", event.at("series")}};
-}
-
-std::string EventSeriesCache::key_of(const json& event) {
-  const auto related = event.find("related");
-  return json::array({string_field(event, "type"), string_field(event, "action"),
-                      string_field(event, "reason"), string_field(event, "reportingController"),
-                      string_field(event, "reportingInstance"),
-                      event.value("regarding", json::object()),
-                      related != event.end() ? *related : json::object()})
-      .dump();
-}
-
-EventSeriesCache::Write EventSeriesCache::series_write(const std::string& key, const Entry& entry) {
-  Write write{Action::PatchSeries, key, json::parse(entry.event)};
-  write.event["series"] = {{"count", entry.count},
-                           {"lastObservedTime", format_micro_time(entry.last_observed)}};
-  return write;
-}
-
-std::optional<EventSeriesCache::Write> EventSeriesCache::observe(const json& event,
-                                                                 WallClock::time_point now) {
-  return observe(json(event), key_of(event), now);
-}
-
-std::optional<EventSeriesCache::Write> EventSeriesCache::observe(json&& event, std::string key,
-                                                                 WallClock::time_point now) {
-  const auto it = entries_.find(key);
-  if (it == entries_.end()) {
-    entries_.emplace(key, Entry{kept_text(event), now, 1, now});  // kept for minutes
-    return Write{Action::Create, std::move(key), std::move(event)};
-  }
-  Entry& entry = it->second;
-  ++entry.count;
-  entry.last_observed = now;
-  if (entry.count > 2) return std::nullopt;
-  return series_write(key, entry);
-}
-
-std::vector<EventSeriesCache::Write> EventSeriesCache::refresh() const {
-  std::vector<Write> writes;
-  for (const auto& [key, entry] : entries_) {
-    if (entry.count >= 2) writes.push_back(series_write(key, entry));
-  }
-  return writes;
-}
-
-std::vector<EventSeriesCache::Write> EventSeriesCache::finish(WallClock::time_point now,
-                                                              WallClock::duration idle) {
-  std::vector<Write> writes;
-  const WallClock::time_point cutoff = now - idle;
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    const Entry& entry = it->second;
-    if (entry.count >= 2) {
-      if (entry.last_observed < cutoff) writes.push_back(series_write(it->first, entry));
-    } else if (entry.event_time < cutoff) {
-      it = entries_.erase(it);
-      continue;
-    }
-    ++it;
-  }
-  return writes;
-}
-
-void EventSeriesCache::forget(const std::string& key) {
-  entries_.erase(key);
-}
-
-int EventSeriesCache::count(const json& event) const {
-  const auto it = entries_.find(key_of(event));
-  return it == entries_.end() ? 0 : it->second.count;
-}
 
 // --- EventRecorder ------------------------------------------------------------------------
 
@@ -194,15 +37,14 @@ EventRecorder::~EventRecorder() {
   stop();
 }
 
-void EventRecorder::record(const json& regarding_pod, std::string_view type,
-                           std::string_view reason, std::string_view action, std::string note,
+void EventRecorder::record(ObjectReference regarding, std::string_view type,
+                           std::string_view reason, std::string_view action, std::string_view note,
                            std::string_view reporting_controller,
-                           std::string_view reporting_instance, const json& related) {
-  const WallClock::time_point now = WallClock::now();
-  json event =
-      make_event(regarding_pod, related, type, reason, action, truncate_note(valid_utf8(note)),
-                 reporting_controller, reporting_instance, now);
-  std::string key = EventSeriesCache::key_of(event);  // outside the lock, once per event
+                           std::string_view reporting_instance,
+                           std::optional<ObjectReference> related) {
+  Event event = make_event(std::move(regarding), std::move(related), type, reason, action, note,
+                           reporting_controller, reporting_instance, WallClock::now());
+  std::string key = event.series_key();  // outside the lock, once per event
   const std::size_t lane = lane_of(key);
   bool wake = false;
   {
@@ -211,12 +53,21 @@ void EventRecorder::record(const json& regarding_pod, std::string_view type,
       ++stats_.dropped;
       return;
     }
-    queue_.push_back({std::move(event), now, std::move(key), lane});
+    queue_.push_back({std::move(event), std::move(key), lane});
     // The worker waits for the queue's first event (or, gathering, for half a queue); an event
     // behind others changes nothing it waits for, and a wake-up would be a system call each.
     wake = queue_.size() == 1 || queue_.size() == half_queue();
   }
   if (wake) wake_.notify_one();
+}
+
+void EventRecorder::record(const json& regarding, std::string_view type, std::string_view reason,
+                           std::string_view action, std::string_view note,
+                           std::string_view reporting_controller,
+                           std::string_view reporting_instance, const json& related) {
+  record(object_reference(regarding), type, reason, action, note, reporting_controller,
+         reporting_instance,
+         related.is_object() ? std::optional(object_reference(related)) : std::nullopt);
 }
 
 std::size_t EventRecorder::half_queue() const {
@@ -311,7 +162,7 @@ void EventRecorder::run() {
 
 void EventRecorder::handle(Queued&& item) {
   std::optional<EventSeriesCache::Write> write =
-      cache_.observe(std::move(item.event), std::move(item.key), item.at);
+      cache_.observe(item.event, std::move(item.key), item.event.event_time);
   if (!write) {
     count(&EventRecorderStats::counted);
     return;
@@ -341,18 +192,15 @@ void EventRecorder::send_head(std::size_t index, std::chrono::milliseconds delay
     std::lock_guard lock(mutex_);
     const Lane& lane = lanes_[index];
     const EventSeriesCache::Write& write = lane.writes.front();
-    const json& event = write.event;
-    const std::string namespace_name = string_field(event.at("metadata"), "namespace");
     if (write.action == EventSeriesCache::Action::PatchSeries && !lane.posting) {
       method = "PATCH";
-      path = events_path(namespace_name) + "/" +
-             url_escape(string_field(event.at("metadata"), "name"));
-      body = write.series_patch().dump();
+      path = events_path(write.event.namespace_name) + "/" + url_escape(write.event.name);
+      body = write.series_patch();
       content_type = "application/strategic-merge-patch+json";
     } else {
       method = "POST";
-      path = events_path(namespace_name);
-      body = event.dump();
+      path = events_path(write.event.namespace_name);
+      body = write.body();
     }
   }
   loop_.submit(
@@ -400,7 +248,7 @@ void EventRecorder::answered(std::size_t index, const std::string& method, const
         outcome = Outcome::Failed;
       } else if (lane.attempt >= options_.max_attempts) {
         spdlog::error("{}: not written (retry limit of {} attempts exceeded)",
-                      describe(lane.writes.front().event), options_.max_attempts);
+                      describe(lane.writes.front()), options_.max_attempts);
         outcome = Outcome::Failed;
       } else {
         ++stats_.retries;
@@ -440,26 +288,25 @@ EventRecorder::Outcome EventRecorder::judge(const EventSeriesCache::Write& write
     // A series' POST after its PATCH found nothing races a POST of the same event: the event
     // now exists, so patching it again will work. A single event is there already.
     if (series) return Outcome::Retry;
-    spdlog::debug("{}: {} (not retried)", describe(write.event), e.what());
+    spdlog::debug("{}: {} (not retried)", describe(write), e.what());
     return Outcome::Done;
   }
   if (e.transient()) {
-    spdlog::warn("{}: {} (may retry after sleeping)", describe(write.event), e.what());
+    spdlog::warn("{}: {} (may retry after sleeping)", describe(write), e.what());
     return Outcome::Retry;
   }
-  spdlog::error("{}: {} (not retried)", describe(write.event), e.what());
+  spdlog::error("{}: {} (not retried)", describe(write), e.what());
   return Outcome::Failed;
 }
 
 EventRecorder::Outcome EventRecorder::write_once(const EventSeriesCache::Write& write) {
-  const json& event = write.event;
-  const std::string namespace_name = string_field(event.at("metadata"), "namespace");
+  // Every 6 or 30 minutes, a few writes: through the client's blocking calls, which take trees.
+  const std::string path = events_path(write.event.namespace_name);
   const bool series = write.action == EventSeriesCache::Action::PatchSeries;
   if (series) {
     try {
-      client_.patch_unread(events_path(namespace_name) + "/" +
-                               url_escape(string_field(event.at("metadata"), "name")),
-                           write.series_patch(), PatchType::StrategicMerge);
+      client_.patch_unread(path + "/" + url_escape(write.event.name),
+                           json::parse(write.series_patch()), PatchType::StrategicMerge);
       count(&EventRecorderStats::patched);
       return Outcome::Done;
     } catch (const ApiError& e) {
@@ -468,7 +315,7 @@ EventRecorder::Outcome EventRecorder::write_once(const EventSeriesCache::Write& 
     }
   }
   try {
-    client_.create_unread(events_path(namespace_name), event);
+    client_.create_unread(path, json::parse(write.body()));
     count(&EventRecorderStats::posted);
     return Outcome::Done;
   } catch (const ApiError& e) {

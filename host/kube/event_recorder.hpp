@@ -12,7 +12,8 @@
 // - client-side aggregation (EventSeriesCache): the first occurrence of an event is POSTed, the
 //   second PATCHes the first one's series to count 2, later ones are counted in memory and sent
 //   by the periodic series refresh (30 min); idle series are written a last time and forgotten
-//   after 6 min, single events forgotten 6 min after they happened;
+//   after 6 min, single events forgotten 6 min after they happened. The worker, not the caller,
+//   writes an Event's JSON, and only for the writes aggregation leaves;
 // - a write that got no answer, a 429 or a 5xx is tried again, up to 12 attempts about 10 s
 //   apart (+ up to 25 % jitter); an AlreadyExists is final unless the write was a series'.
 #pragma once
@@ -21,7 +22,6 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -31,82 +31,11 @@
 #include <vector>
 
 #include "kube/api_client.hpp"
+#include "kube/event.hpp"
+#include "kube/event_series_cache.hpp"
 #include "kube/request_loop.hpp"
 
 namespace schedhost::kube {
-
-// The longest note the API server accepts (validation.NoteLengthLimit).
-inline constexpr std::size_t kNoteLengthLimit = 1024;
-
-// A note of at most kNoteLengthLimit bytes, as upstream's truncateMessage: a longer one keeps
-// its head and ends in " ...". The cut falls on a UTF-8 boundary (upstream cuts bytes).
-std::string truncate_note(std::string note);
-
-// The corev1.ObjectReference of object, as ref.GetReference makes it: kind, namespace, name,
-// uid, apiVersion, resourceVersion, each left out when empty. An object without kind and
-// apiVersion (informer copies have them) is taken for a Pod, v1.
-nlohmann::json object_reference(const nlohmann::json& object);
-
-// "<reporting_controller>-<hostname>", upstream's reportingInstance (the hostname read once).
-std::string reporting_instance_for(std::string_view reporting_controller);
-
-// The Event upstream's recorder makes for one occurrence at now: metadata.name
-// "<regarding name>.<UnixNano in hex>", metadata.namespace the regarding object's (or
-// "default"), eventTime now as a MicroTime. related is an object or null (none).
-nlohmann::json make_event(const nlohmann::json& regarding, const nlohmann::json& related,
-                          std::string_view type, std::string_view reason, std::string_view action,
-                          std::string_view note, std::string_view reporting_controller,
-                          std::string_view reporting_instance,
-                          std::chrono::system_clock::time_point now);
-
-// The broadcaster's aggregation decisions, without a server or a clock of its own. Events with
-// the same type, action, reason, reportingController, reportingInstance, regarding (with its
-// resourceVersion) and related are one series; the note is not compared, so a series keeps its
-// first note.
-class EventSeriesCache {
- public:
-  using Clock = std::chrono::system_clock;
-  enum class Action { Create, PatchSeries };
-  struct Write {
-    Action action;
-    std::string key;
-    // The Event to POST: the series' first event, with `series` {count, lastObservedTime} once
-    // it has one (a PatchSeries answered 404 is POSTed whole).
-    nlohmann::json event;
-    // PatchSeries: the strategic-merge patch of the event, {"series":{...}}.
-    nlohmann::json series_patch() const;
-  };
-
-  // One occurrence at now: Create for the first, PatchSeries (count 2) for the second, nullopt
-  // for later ones, only counted.
-  std::optional<Write> observe(const nlohmann::json& event, Clock::time_point now);
-  // The same for an event whose key_of the caller has already built; a Create takes the event.
-  std::optional<Write> observe(nlohmann::json&& event, std::string key, Clock::time_point now);
-  // The periodic refresh: a PatchSeries for every series, with its current count.
-  std::vector<Write> refresh() const;
-  // The periodic finish: forgets single events that happened more than idle before now, and
-  // returns a last PatchSeries for each series idle that long. The caller forget()s those it
-  // wrote (or that failed for good) and keeps those to retry at the next finish.
-  std::vector<Write> finish(Clock::time_point now, Clock::duration idle);
-  void forget(const std::string& key);
-
-  std::size_t size() const { return entries_.size(); }
-  // The series count of the event's key: 1 for a single event, 0 when not cached.
-  int count(const nlohmann::json& event) const;
-  static std::string key_of(const nlohmann::json& event);
-
- private:
-  struct Entry {
-    // The first occurrence, without series, as compact JSON: most events are never repeated,
-    // and a tree would cost several times the text for each of them while it is cached.
-    std::string event;
-    Clock::time_point event_time;
-    int count = 1;
-    Clock::time_point last_observed;
-  };
-  static Write series_write(const std::string& key, const Entry& entry);
-  std::map<std::string, Entry> entries_;
-};
 
 struct EventRecorderOptions {
   std::size_t queue_capacity = 1000;  // maxQueuedEvents
@@ -141,11 +70,16 @@ class EventRecorder {
   EventRecorder(const EventRecorder&) = delete;
   EventRecorder& operator=(const EventRecorder&) = delete;
 
-  // Queues one occurrence, timestamped now, about regarding_pod (and related, an object or
-  // null). type "Normal" or "Warning"; note cut with truncate_note. Thread-safe, never blocks
-  // on the server.
-  void record(const nlohmann::json& regarding_pod, std::string_view type, std::string_view reason,
-              std::string_view action, std::string note, std::string_view reporting_controller,
+  // Queues one occurrence, timestamped now, about regarding (and related, when there is one).
+  // type "Normal" or "Warning"; note cut with truncate_note. Thread-safe, never blocks on the
+  // server.
+  void record(ObjectReference regarding, std::string_view type, std::string_view reason,
+              std::string_view action, std::string_view note, std::string_view reporting_controller,
+              std::string_view reporting_instance,
+              std::optional<ObjectReference> related = std::nullopt);
+  // The same about objects (related an object or null), referred to as object_reference does.
+  void record(const nlohmann::json& regarding, std::string_view type, std::string_view reason,
+              std::string_view action, std::string_view note, std::string_view reporting_controller,
               std::string_view reporting_instance, const nlohmann::json& related = nullptr);
 
   // Waits until every queued event has been handled (written, counted or given up) and no
@@ -160,9 +94,8 @@ class EventRecorder {
 
  private:
   struct Queued {
-    nlohmann::json event;
-    EventSeriesCache::Clock::time_point at;
-    std::string key;   // EventSeriesCache::key_of(event), built once by record()
+    Event event;       // its time is when it was recorded
+    std::string key;   // event.series_key(), built once by record()
     std::size_t lane;  // the writer of that series: lane_of(key)
   };
   enum class Outcome { Done, Failed, Retry };

@@ -7,16 +7,13 @@
 #include <string_view>
 
 #include "cluster/json_field.hpp"
+#include "common/utf8.hpp"
 
 namespace schedhost::kube {
 
-// text with invalid UTF-8 replaced by U+FFFD, as Go's encoder writes it (nlohmann's dump()
-// would throw): plugin messages are arbitrary bytes.
-inline std::string valid_utf8(std::string_view text) {
-  using nlohmann::json;
-  return json::parse(json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace))
-      .get<std::string>();
-}
+// valid_utf8 (common/utf8.hpp): plugin messages are arbitrary bytes, and nlohmann's dump() throws
+// on a text that is not UTF-8.
+using schedhost::valid_utf8;
 
 // value.dump() for a text kept for long (an informer's objects, the Event cache): dump() appends,
 // doubling its string's capacity as it goes, a slack of about a fifth of every text kept.

@@ -45,23 +45,19 @@ kube::InformerHandler fan_out(kube::InformerHandler a, kube::InformerHandler b) 
           }};
 }
 
-// What an Event's reference to the pod reads of it (kube::object_reference), taken from the
-// text a serve Pod keeps rather than from a tree parsed for it.
-json reference_fields(const cluster::Pod& pod) {
-  json out = json::object();
-  const auto copy = [&pod](json& to, const char* key, std::string_view pointer) {
-    if (const std::optional<std::string_view> text = pod.json_at(pointer)) {
-      to[key] = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    }
+// An Event's reference to the pod (kube::object_reference), taken from the text a serve Pod
+// keeps rather than from a tree parsed for it.
+kube::ObjectReference reference_fields(const cluster::Pod& pod) {
+  const auto string_at = [&pod](std::string_view pointer) {
+    const std::optional<std::string_view> text = pod.json_at(pointer);
+    if (!text || text->size() < 2 || text->front() != '"') return std::string();
+    const std::string_view inner = text->substr(1, text->size() - 2);
+    // Names, uids and versions have no escapes; a string that has some is decoded properly.
+    if (inner.find('\\') == std::string_view::npos) return std::string(inner);
+    const json decoded = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    return decoded.is_string() ? decoded.get<std::string>() : std::string();
   };
-  copy(out, "kind", "/kind");
-  copy(out, "apiVersion", "/apiVersion");
-  json& metadata = out["metadata"] = json::object();
-  copy(metadata, "namespace", "/metadata/namespace");
-  copy(metadata, "name", "/metadata/name");
-  copy(metadata, "uid", "/metadata/uid");
-  copy(metadata, "resourceVersion", "/metadata/resourceVersion");
-  return out;
+  return kube::reference_from(string_at);
 }
 
 std::string node_name_of(const json& pod) {
@@ -101,8 +97,8 @@ class LiveScheduler::PluginEventSink : public framework::PluginEvents {
                    pod.key(), message);
     }
     events_.record(reference_fields(pod), type, reason,
-                   binding_hook(site.hook) ? "Binding" : "Scheduling", std::string(message),
-                   controller, instance);
+                   binding_hook(site.hook) ? "Binding" : "Scheduling", message, controller,
+                   instance);
   }
 
  private:

@@ -35,25 +35,26 @@ TEST(TruncateNote, CutsTo1024BytesEndingInDots) {
 }
 
 TEST(ObjectReference, IsThePodsReference) {
-  EXPECT_EQ(kube::object_reference(pod()).dump(),
+  EXPECT_EQ(kube::object_reference(pod()).to_json().dump(),
             R"({"apiVersion":"v1","kind":"Pod","name":"p1","namespace":"default",)"
             R"("resourceVersion":"1234","uid":"0f4c5a3e-1b2c-4d5e-8f90-123456789abc"})");
   json typed = pod();
   typed["kind"] = "Node";
   typed["apiVersion"] = "v1";
   typed["metadata"].erase("namespace");
-  EXPECT_EQ(kube::object_reference(typed).dump(),
+  EXPECT_EQ(kube::object_reference(typed).to_json().dump(),
             R"({"apiVersion":"v1","kind":"Node","name":"p1","resourceVersion":"1234",)"
             R"("uid":"0f4c5a3e-1b2c-4d5e-8f90-123456789abc"})");
 }
 
 TEST(MakeEvent, IsTheEventsV1ObjectUpstreamPosts) {
   const auto now = utc(2024, 1, 2, 3, 4, 5, 123'456'789);
-  const json event = kube::make_event(pod(), nullptr, "Warning", "FailedScheduling", "Scheduling",
-                                      "0/3 nodes are available: ...", "default-scheduler",
-                                      "default-scheduler-host1", now);
-  // The name is the one of the spec's example: UnixNano 1704164645123456789 in hex.
-  EXPECT_EQ(event.dump(),
+  const kube::Event event = kube::make_event(
+      kube::object_reference(pod()), std::nullopt, "Warning", "FailedScheduling", "Scheduling",
+      "0/3 nodes are available: ...", "default-scheduler", "default-scheduler-host1", now);
+  // The name is the one of the spec's example: UnixNano 1704164645123456789 in hex. The text is
+  // what nlohmann's dump() of the same object writes, keys sorted.
+  EXPECT_EQ(event.json_text(),
             R"({"action":"Scheduling","apiVersion":"events.k8s.io/v1",)"
             R"("eventTime":"2024-01-02T03:04:05.123456Z","kind":"Event",)"
             R"("metadata":{"name":"p1.17a668b7375cff15","namespace":"default"},)"
@@ -68,18 +69,50 @@ TEST(MakeEvent, RelatedIsThePreemptorAndNamespaceDefaults) {
   json preemptor = pod();
   preemptor["metadata"]["name"] = "high";
   preemptor["metadata"]["uid"] = "u-high";
-  const json event = kube::make_event(pod(), preemptor, "Normal", "Preempted", "Preempting",
-                                      "Preempted by a pod on node node-1", "default-scheduler", "i",
-                                      utc(2024, 1, 2, 3, 4, 5));
+  const json event = json::parse(
+      kube::make_event(kube::object_reference(pod()), kube::object_reference(preemptor), "Normal",
+                       "Preempted", "Preempting", "Preempted by a pod on node node-1",
+                       "default-scheduler", "i", utc(2024, 1, 2, 3, 4, 5))
+          .json_text());
   EXPECT_EQ(event["related"]["name"], "high");
   EXPECT_EQ(event["related"]["uid"], "u-high");
   EXPECT_EQ(event["related"]["kind"], "Pod");
 
   json no_namespace = pod();
   no_namespace["metadata"].erase("namespace");
-  EXPECT_EQ(kube::make_event(no_namespace, nullptr, "Normal", "Scheduled", "Binding", "n", "c", "i",
-                             utc(2024, 1, 2, 3, 4, 5))["metadata"]["namespace"],
-            "default");
+  const kube::Event defaulted =
+      kube::make_event(kube::object_reference(no_namespace), std::nullopt, "Normal", "Scheduled",
+                       "Binding", "n", "c", "i", utc(2024, 1, 2, 3, 4, 5));
+  EXPECT_EQ(defaulted.namespace_name(), "default");
+  EXPECT_EQ(json::parse(defaulted.json_text())["metadata"]["namespace"], "default");
+  EXPECT_FALSE(json::parse(defaulted.json_text())["regarding"].contains("namespace"));
+}
+
+// Any bytes a plugin writes in a note or a reason make valid JSON: quotes, backslashes and
+// control characters escaped as nlohmann's dump() escapes them, bytes that are not UTF-8
+// replaced by U+FFFD each (as Go's encoder does), other characters as they are.
+TEST(MakeEvent, AnyBytesMakeTheJsonNlohmannWouldWrite) {
+  const std::string note =
+      "say \"hi\" \\ tab\t nl\n bell\x07 del\x7f caf\xC3\xA9 \xE2\x82 "
+      "\xF0\x9F\x98\x80 bad\xFF end";
+  const kube::Event event =
+      kube::make_event(kube::object_reference(pod()), std::nullopt, "Warning", "Odd\xC0\x80Reason",
+                       "Scheduling", note, "default-scheduler", "i", utc(2024, 1, 2, 3, 4, 5));
+  const std::string text = event.json_text();
+  const json parsed = json::parse(text);  // throws on invalid JSON or UTF-8
+  EXPECT_EQ(parsed.dump(), text);
+  EXPECT_EQ(parsed["note"],
+            "say \"hi\" \\ tab\t nl\n bell\x07 del\x7f caf\xC3\xA9 \xEF\xBF\xBD\xEF\xBF\xBD "
+            "\xF0\x9F\x98\x80 bad\xEF\xBF\xBD end");
+  EXPECT_NE(text.find(R"(bell\u0007 del)"
+                      "\x7f"),
+            std::string::npos);
+  EXPECT_EQ(parsed["reason"], "Odd\xEF\xBF\xBD\xEF\xBF\xBDReason");  // an overlong NUL
+  EXPECT_EQ(
+      event.series_key(),
+      kube::make_event(kube::object_reference(pod()), std::nullopt, "Warning", "Odd\xC0\x80Reason",
+                       "Scheduling", "other", "default-scheduler", "i", utc(2024, 1, 2, 3, 4, 6))
+          .series_key());
 }
 
 TEST(ReportingInstance, IsTheControllerAndTheHostname) {

@@ -2,51 +2,53 @@
 // count in memory, the periodic refresh and finish.
 #include <gtest/gtest.h>
 
-#include "kube/event_recorder.hpp"
+#include "kube/event_series_cache.hpp"
 #include "time_points.hpp"
 
 namespace schedhost::testing {
 namespace {
 
+using kube::Event;
 using kube::EventSeriesCache;
 using nlohmann::json;
 using Action = EventSeriesCache::Action;
 
 const auto kT0 = utc(2024, 1, 2, 3, 4, 5, 123'456'789);
 
-json pod(const std::string& name, const std::string& resource_version = "1234") {
-  return {{"metadata",
-           {{"name", name},
-            {"namespace", "default"},
-            {"uid", "uid-" + name},
-            {"resourceVersion", resource_version}}}};
+kube::ObjectReference pod(const std::string& name, const std::string& resource_version = "1234") {
+  return {"Pod", "default", name, "uid-" + name, "v1", resource_version};
 }
 
-json event(const json& regarding, std::chrono::system_clock::time_point at,
-           std::string note = "0/3 nodes are available: 3 Insufficient cpu.",
-           std::string_view reason = "FailedScheduling", const json& related = nullptr) {
-  return kube::make_event(regarding, related, "Warning", reason, "Scheduling", note,
+Event event(const kube::ObjectReference& regarding, std::chrono::system_clock::time_point at,
+            std::string note = "0/3 nodes are available: 3 Insufficient cpu.",
+            std::string_view reason = "FailedScheduling",
+            std::optional<kube::ObjectReference> related = std::nullopt) {
+  return kube::make_event(regarding, std::move(related), "Warning", reason, "Scheduling", note,
                           "default-scheduler", "default-scheduler-host1", at);
 }
 
 TEST(EventSeriesCache, FirstPostsSecondPatchesCountTwoLaterOnesAreCounted) {
   EventSeriesCache cache;
-  const json first = event(pod("p1"), kT0);
+  const Event first = event(pod("p1"), kT0);
   const auto w1 = cache.observe(first, kT0);
   ASSERT_TRUE(w1);
   EXPECT_EQ(w1->action, Action::Create);
-  EXPECT_EQ(w1->event, first);
+  EXPECT_EQ(w1->body(), first.json_text());
+  EXPECT_EQ(w1->event.namespace_name, "default");
+  EXPECT_EQ(w1->event.name, "p1.17a668b7375cff15");
+  EXPECT_EQ(w1->event.reason, "FailedScheduling");
 
   const auto t2 = kT0 + std::chrono::seconds(3);
   const auto w2 = cache.observe(event(pod("p1"), t2, "another note"), t2);
   ASSERT_TRUE(w2);
   EXPECT_EQ(w2->action, Action::PatchSeries);
-  EXPECT_EQ(w2->series_patch().dump(),
+  EXPECT_EQ(w2->series_patch(),
             R"({"series":{"count":2,"lastObservedTime":"2024-01-02T03:04:08.123456Z"}})");
   // The series is the first event's: its name, time and note.
-  json expected = first;
+  json expected = json::parse(first.json_text());
   expected["series"] = {{"count", 2}, {"lastObservedTime", "2024-01-02T03:04:08.123456Z"}};
-  EXPECT_EQ(w2->event, expected);
+  EXPECT_EQ(json::parse(w2->body()), expected);
+  EXPECT_EQ(w2->event.name, "p1.17a668b7375cff15");
 
   for (int i = 3; i <= 5; ++i) {
     const auto t = kT0 + std::chrono::seconds(i * 3);
@@ -58,16 +60,16 @@ TEST(EventSeriesCache, FirstPostsSecondPatchesCountTwoLaterOnesAreCounted) {
   const auto refreshed = cache.refresh();
   ASSERT_EQ(refreshed.size(), 1u);
   EXPECT_EQ(refreshed[0].action, Action::PatchSeries);
-  EXPECT_EQ(refreshed[0].series_patch().dump(),
+  EXPECT_EQ(refreshed[0].series_patch(),
             R"({"series":{"count":5,"lastObservedTime":"2024-01-02T03:04:20.123456Z"}})");
   EXPECT_EQ(refreshed[0].key, w1->key);
 }
 
 TEST(EventSeriesCache, TheKeyHasEveryFieldButTheNote) {
   EventSeriesCache cache;
-  const json base = event(pod("p1"), kT0);
+  const Event base = event(pod("p1"), kT0);
   ASSERT_TRUE(cache.observe(base, kT0));
-  const auto create = [&](const json& e) {
+  const auto create = [&](const Event& e) {
     const auto w = cache.observe(e, kT0);
     return w && w->action == Action::Create;
   };
@@ -76,36 +78,40 @@ TEST(EventSeriesCache, TheKeyHasEveryFieldButTheNote) {
   EXPECT_TRUE(create(event(pod("p2"), kT0)));
   EXPECT_TRUE(create(event(pod("p1"), kT0, "n", "Scheduled")));
   EXPECT_TRUE(create(event(pod("p1"), kT0, "n", "FailedScheduling", pod("preemptor"))));
-  json other_type = base;
-  other_type["type"] = "Normal";
+  Event other_type = base;
+  other_type.type = "Normal";
   EXPECT_TRUE(create(other_type));
-  json other_action = base;
-  other_action["action"] = "Binding";
+  Event other_action = base;
+  other_action.action = "Binding";
   EXPECT_TRUE(create(other_action));
-  json other_instance = base;
-  other_instance["reportingInstance"] = "default-scheduler-host2";
+  Event other_instance = base;
+  other_instance.reporting_instance = "default-scheduler-host2";
   EXPECT_TRUE(create(other_instance));
-  json other_controller = base;
-  other_controller["reportingController"] = "my-scheduler";
+  Event other_controller = base;
+  other_controller.reporting_controller = "my-scheduler";
   EXPECT_TRUE(create(other_controller));
-  EXPECT_EQ(cache.size(), 9u);
+  // Any field of the regarding object, uid included.
+  Event other_uid = base;
+  other_uid.regarding.uid = "uid-other";
+  EXPECT_TRUE(create(other_uid));
+  EXPECT_EQ(cache.size(), 10u);
 
   // Note, name and time differ: the same series.
   const auto w = cache.observe(event(pod("p1"), kT0 + std::chrono::seconds(1), "other note"),
                                kT0 + std::chrono::seconds(1));
   ASSERT_TRUE(w);
   EXPECT_EQ(w->action, Action::PatchSeries);
-  EXPECT_EQ(w->event["note"], "0/3 nodes are available: 3 Insufficient cpu.");
+  EXPECT_EQ(json::parse(w->body())["note"], "0/3 nodes are available: 3 Insufficient cpu.");
   EXPECT_TRUE(cache.refresh().size() == 1u);
 }
 
 TEST(EventSeriesCache, FinishForgetsOldSingletonsAndWritesIdleSeriesLastTime) {
   EventSeriesCache cache;
   const auto minutes = [](int m) { return kT0 + std::chrono::minutes(m); };
-  const json old_single = event(pod("old"), minutes(0));
-  const json recent_single = event(pod("recent"), minutes(5));
-  const json idle_series = event(pod("idle"), minutes(0));
-  const json busy_series = event(pod("busy"), minutes(0));
+  const Event old_single = event(pod("old"), minutes(0));
+  const Event recent_single = event(pod("recent"), minutes(5));
+  const Event idle_series = event(pod("idle"), minutes(0));
+  const Event busy_series = event(pod("busy"), minutes(0));
   cache.observe(old_single, minutes(0));
   cache.observe(recent_single, minutes(5));
   cache.observe(idle_series, minutes(0));
@@ -117,8 +123,9 @@ TEST(EventSeriesCache, FinishForgetsOldSingletonsAndWritesIdleSeriesLastTime) {
   const auto writes = cache.finish(minutes(9), std::chrono::minutes(6));
   ASSERT_EQ(writes.size(), 1u);
   EXPECT_EQ(writes[0].action, Action::PatchSeries);
-  EXPECT_EQ(writes[0].event["series"]["count"], 3);
-  EXPECT_EQ(writes[0].event["regarding"]["name"], "idle");
+  const json body = json::parse(writes[0].body());
+  EXPECT_EQ(body["series"]["count"], 3);
+  EXPECT_EQ(body["regarding"]["name"], "idle");
   EXPECT_EQ(cache.count(old_single), 0);  // gone without a write
   EXPECT_EQ(cache.count(recent_single), 1);
   EXPECT_EQ(cache.count(busy_series), 2);
