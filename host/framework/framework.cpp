@@ -162,11 +162,13 @@ schedhost_code_t Framework::invoke(Call& c, const PluginInstance& plugin, const 
     scope.emplace(plugin.definition(), site);
   }
   if (!sampled) return hook(plugin.vtable(), plugin.self(), c.handle());
-  const auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = loop != nullptr ? loop->lap_start() : Clock::now();
   const schedhost_code_t code = hook(plugin.vtable(), plugin.self(), c.handle());
+  const Clock::time_point end = loop != nullptr ? loop->lap_end() : Clock::now();
   const bool known = code >= SCHEDHOST_SUCCESS && code <= SCHEDHOST_SKIP;
   metrics_->plugin_execution(plugin.name(), metric_label(site.hook), known ? code : SCHEDHOST_ERROR,
-                             seconds_since(start));
+                             std::chrono::duration<double>(end - start).count());
   return code;
 }
 

@@ -2,6 +2,8 @@
 // plugin), set up once for the loop instead of once per call.
 #pragma once
 
+#include <chrono>
+
 #include "framework/hook_activity.hpp"
 #include "framework/plugin_call_record.hpp"
 
@@ -23,9 +25,21 @@ class HookLoop {
     record_.switch_to(plugin);
   }
 
+  // The clock of a timed loop (a sampled cycle): a call starts when the one before it ended, so
+  // each call costs one clock read instead of two. On 5000 nodes the reads were a tenth of the
+  // scheduling thread's time. The host's bookkeeping between two calls (tens of nanoseconds, the
+  // histogram's first bucket is 10 µs) counts as the next call's.
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point lap_start() {
+    if (lap_ == Clock::time_point{}) lap_ = Clock::now();
+    return lap_;
+  }
+  Clock::time_point lap_end() { return lap_ = Clock::now(); }
+
  private:
   HookActivity::Loop activity_;
   PluginCallScope record_;
+  Clock::time_point lap_{};
 };
 
 }  // namespace schedhost::framework

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <ctime>
 
+#include "common/thread_name.hpp"
+
 namespace schedhost::framework {
 namespace {
 
@@ -48,7 +50,10 @@ Parallelizer::Parallelizer(int parallelism, std::chrono::nanoseconds min_paralle
   const int workers = std::min(std::max(parallelism, 1), cores) - 1;
   workers_.reserve(static_cast<std::size_t>(workers));
   for (int i = 0; i < workers; ++i)
-    workers_.emplace_back([this] { worker_loop(); });
+    workers_.emplace_back([this] {
+      name_this_thread("parallel");
+      worker_loop();
+    });
 }
 
 Parallelizer::~Parallelizer() {

@@ -7,6 +7,8 @@
 #include <optional>
 #include <random>
 
+#include "common/thread_name.hpp"
+
 namespace schedhost::kube {
 namespace {
 
@@ -29,8 +31,11 @@ EventRecorder::EventRecorder(ApiClient& client, EventRecorderOptions options)
     : client_(client),
       options_(options),
       lanes_(std::max<std::size_t>(1, options.writers)),
-      loop_(client) {
-  worker_ = std::thread([this] { run(); });
+      loop_(client, {0, "event-writes", options.settle}) {
+  worker_ = std::thread([this] {
+    name_this_thread("events");
+    run();
+  });
 }
 
 EventRecorder::~EventRecorder() {

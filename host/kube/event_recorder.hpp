@@ -50,6 +50,8 @@ struct EventRecorderOptions {
   // (upstream has no such wait; nothing reads an Event within milliseconds of its time, which
   // is set when it is recorded). flush() and a half-full queue cut it short.
   std::chrono::milliseconds gather{20};
+  // How long the writes' loop lets answers gather before reading them (RequestLoopOptions).
+  std::chrono::milliseconds settle{10};
 };
 
 struct EventRecorderStats {

@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "common/thread_name.hpp"
 #include "kube/backoff.hpp"
 #include "kube/json_parse.hpp"
 #include "kube/json_text.hpp"
@@ -53,7 +54,10 @@ void Informer::set_handler(InformerHandler handler) {
 void Informer::start() {
   if (thread_.joinable()) return;
   stopping_ = false;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    name_this_thread(resource_.resource);
+    run();
+  });
 }
 
 void Informer::request_stop() {

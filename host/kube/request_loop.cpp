@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "common/thread_name.hpp"
 #include "kube/curl_exchange.hpp"
 
 namespace schedhost::kube {
@@ -38,13 +39,19 @@ Response stopped() {
 
 }  // namespace
 
-RequestLoop::RequestLoop(ApiClient& client, std::size_t max_in_flight)
-    : client_(client), max_in_flight_(max_in_flight), multi_(curl_multi_init()) {
+RequestLoop::RequestLoop(ApiClient& client, RequestLoopOptions options)
+    : client_(client),
+      max_in_flight_(options.max_in_flight),
+      settle_(options.settle),
+      multi_(curl_multi_init()) {
   CURLM* multi = static_cast<CURLM*>(multi_);
   // Every request a stream of the same connection once it is known to be HTTP/2 (PIPEWAIT on
   // each request), rather than a connection per request in flight.
   curl_multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this, name = std::move(options.name)] {
+    name_this_thread(name);
+    run();
+  });
   loop_thread_ = thread_.get_id();  // before any request: the loop reads it only from a Done
 }
 
@@ -169,6 +176,10 @@ void RequestLoop::run() {
     {
       std::lock_guard lock(mutex_);
       more = !submitted_.empty();
+    }
+    if (settle_.count() > 0 && !active_.empty() && !more && !(ready && room())) {
+      // Answers awaited: let them gather (stop() waits at most this long for the loop).
+      std::this_thread::sleep_for(settle_);
     }
     const auto wait =
         (ready && room()) || more

@@ -18,17 +18,28 @@
 
 namespace schedhost::kube {
 
+struct RequestLoopOptions {
+  // At most this many requests are sent at once (0: no limit); the others wait their turn, in
+  // order: writes without a bound would crowd out another loop's on a busy server (serve's
+  // bindings its Events, which were then dropped from a full queue).
+  std::size_t max_in_flight = 0;
+  // The loop thread's name (name_this_thread), for telling loops apart in top and perf.
+  std::string name = "requests";
+  // While answers are awaited, the loop lets them gather this long before it reads them: one
+  // pass of the loop (a wake-up, a poll, a read of the connection) for several answers instead
+  // of one each. A request submitted meanwhile waits as long. For writes whose answers nobody
+  // waits for (Events); 0 reads every answer as it comes.
+  std::chrono::milliseconds settle{0};
+};
+
 class RequestLoop {
  public:
   // The answer, on the loop's thread: must not block. code 0 with transport/error set when none
   // came (or "stopped" when the loop ended first).
   using Done = std::function<void(Response)>;
 
-  // Requests are set up as client's own (server, TLS, credentials, user agent, timeout). At most
-  // max_in_flight are sent at once (0: no limit); the others wait their turn, in order: writes
-  // without a bound would crowd out another loop's on a busy server (serve's bindings its
-  // Events, which were then dropped from a full queue).
-  explicit RequestLoop(ApiClient& client, std::size_t max_in_flight = 0);
+  // Requests are set up as client's own (server, TLS, credentials, user agent, timeout).
+  explicit RequestLoop(ApiClient& client, RequestLoopOptions options = {});
   ~RequestLoop();  // stop()
   RequestLoop(const RequestLoop&) = delete;
   RequestLoop& operator=(const RequestLoop&) = delete;
@@ -76,6 +87,7 @@ class RequestLoop {
 
   ApiClient& client_;
   const std::size_t max_in_flight_;
+  const std::chrono::milliseconds settle_;
   void* multi_;  // CURLM*
   mutable std::mutex mutex_;
   std::deque<std::unique_ptr<Request>> submitted_;  // guarded by mutex_

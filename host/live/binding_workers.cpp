@@ -1,12 +1,17 @@
 #include "live/binding_workers.hpp"
 
+#include "common/thread_name.hpp"
+
 namespace schedhost::live {
 
 BindingWorkers::BindingWorkers(int threads,
                                std::function<void(scheduler::AssumedPod&, Finish)> bind)
     : bind_(std::move(bind)) {
   for (int i = 0; i < threads; ++i)
-    threads_.emplace_back([this] { run(); });
+    threads_.emplace_back([this] {
+      name_this_thread("binding");
+      run();
+    });
 }
 
 BindingWorkers::~BindingWorkers() {

@@ -9,6 +9,7 @@
 
 #include "common/go_duration.hpp"
 #include "common/input_error.hpp"
+#include "common/thread_name.hpp"
 #include "kube/micro_time.hpp"
 
 namespace schedhost::live {
@@ -235,6 +236,7 @@ bool LeaderElector::acquire(const std::atomic<bool>& stop) {
 
 void LeaderElector::keep_renewing(std::function<void()> on_lost) {
   renewer_ = std::thread([this, on_lost = std::move(on_lost)] {
+    name_this_thread("lease");
     auto last_renewal = steady_clock::now();
     while (true) {
       {

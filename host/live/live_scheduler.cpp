@@ -148,7 +148,8 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
   binder_ = std::make_unique<BindingWorkers>(
       options.binding_threads,
       [this](AssumedPod& assumed, const BindingWorkers::Finish& finish) { bind(assumed, finish); });
-  binding_writes_ = std::make_unique<kube::RequestLoop>(client_, kMaxBindingWrites);
+  binding_writes_ = std::make_unique<kube::RequestLoop>(
+      client_, kube::RequestLoopOptions{kMaxBindingWrites, "bind-writes"});
   preemptions_ = std::make_unique<PreemptionWorkers>(
       kPreemptionThreads,
       [this](const PreemptionJob& job, const json& victim) { evict(job, victim); },

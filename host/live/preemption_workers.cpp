@@ -5,12 +5,17 @@
 #include <exception>
 #include <utility>
 
+#include "common/thread_name.hpp"
+
 namespace schedhost::live {
 
 PreemptionWorkers::PreemptionWorkers(int threads, Evict evict, Clear clear)
     : evict_(std::move(evict)), clear_(std::move(clear)) {
   for (int i = 0; i < threads; ++i)
-    threads_.emplace_back([this] { run(); });
+    threads_.emplace_back([this] {
+      name_this_thread("preemption");
+      run();
+    });
 }
 
 PreemptionWorkers::~PreemptionWorkers() {

@@ -67,7 +67,7 @@ TEST(RetryDelay, TooManyRequestsOrA5xxWithRetryAfterUpToTenTimes) {
 
 TEST(RequestLoop, ARefusedRequestIsAnsweredWithTheTransportError) {
   kube::ApiClient client(refusing());
-  kube::RequestLoop loop(client, 2);
+  kube::RequestLoop loop(client, {.max_in_flight = 2});
   Answers answers;
   for (int i = 0; i < 5; ++i)  // more than may be in flight at once: the rest wait their turn
     loop.submit("POST", "/api/v1/namespaces/default/events", "{}", "application/json",
@@ -94,6 +94,24 @@ TEST(RequestLoop, ADelayedRequestWaitsItsTime) {
   const auto got = answers.wait_for(1);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_GE(got[0].second - start, std::chrono::milliseconds(300));
+}
+
+// With a settle time, answers in flight are read only once it has passed since the loop last
+// looked: a refused connection, noticed within a millisecond, is answered after 300 ms.
+TEST(RequestLoop, WithASettleTimeAnswersAreReadOnceItPassed) {
+  kube::ApiClient client(refusing());
+  kube::RequestLoop loop(client, {.settle = std::chrono::milliseconds(300)});
+  Answers answers;
+  const Clock::time_point start = Clock::now();
+  for (int i = 0; i < 3; ++i)
+    loop.submit("POST", "/api/v1/namespaces/default/events", "{}", "application/json",
+                answers.collect());
+  const auto got = answers.wait_for(3);
+  ASSERT_EQ(got.size(), 3u);
+  for (const auto& [r, at] : got) {
+    EXPECT_EQ(r.transport, 7);  // CURLE_COULDNT_CONNECT
+    EXPECT_GE(at - start, std::chrono::milliseconds(300));
+  }
 }
 
 TEST(RequestLoop, StopAnswersWhatIsLeftThenEveryLaterSubmitAtOnce) {

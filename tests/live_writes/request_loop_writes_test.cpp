@@ -24,7 +24,7 @@ json config_map(const std::string& name) {
 TEST(LiveRequestLoop, ThreeHundredWritesInFlightAllArriveAndErrorsCarryTheStatus) {
   SCHEDHOST_START_CONTROL_PLANE(plane);
   kube::ApiClient client(plane->admin_config());
-  kube::RequestLoop loop(client, 16);
+  kube::RequestLoop loop(client, {.max_in_flight = 16});
   std::mutex mutex;
   std::condition_variable changed;
   std::vector<long> codes;
