@@ -109,13 +109,19 @@ void RequestLoop::wake() {
   // The loop's own thread (a Done submitting the next write) needs no wake-up: it looks for
   // submitted requests before it polls. Nor does anyone while an earlier wake-up is pending.
   if (std::this_thread::get_id() == loop_thread_) return;
+  bool settling = false;
   {
     std::lock_guard lock(mutex_);
     if (wake_sent_) return;
     wake_sent_ = true;
     ++wakeups_;
+    settling = settling_;
   }
-  curl_multi_wakeup(static_cast<CURLM*>(multi_));
+  if (settling) {
+    settled_.notify_one();
+  } else {
+    curl_multi_wakeup(static_cast<CURLM*>(multi_));
+  }
 }
 
 std::size_t RequestLoop::wakeups() const {
@@ -128,6 +134,7 @@ void RequestLoop::stop() {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
+  settled_.notify_one();
   curl_multi_wakeup(static_cast<CURLM*>(multi_));
   std::call_once(joined_, [this] { thread_.join(); });
 }
@@ -174,12 +181,16 @@ void RequestLoop::run() {
                                    [&](const auto& r) { return r->not_before <= Clock::now(); });
     bool more = false;  // submitted since the swap above (from a Done, with no wake-up)
     {
-      std::lock_guard lock(mutex_);
+      std::unique_lock lock(mutex_);
       more = !submitted_.empty();
-    }
-    if (settle_.count() > 0 && !active_.empty() && !more && !(ready && room())) {
-      // Answers awaited: let them gather (stop() waits at most this long for the loop).
-      std::this_thread::sleep_for(settle_);
+      if (settle_.count() > 0 && !active_.empty() && !more && !(ready && room()) && !stopping_) {
+        // Answers awaited: they gather until the settle time is up or a request is submitted
+        // (wake() then signals settled_ instead of the multi handle).
+        settling_ = true;
+        settled_.wait_for(lock, settle_, [&] { return stopping_ || !submitted_.empty(); });
+        settling_ = false;
+        more = stopping_ || !submitted_.empty();
+      }
     }
     const auto wait =
         (ready && room()) || more

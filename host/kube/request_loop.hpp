@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -25,10 +26,10 @@ struct RequestLoopOptions {
   std::size_t max_in_flight = 0;
   // The loop thread's name (name_this_thread), for telling loops apart in top and perf.
   std::string name = "requests";
-  // While answers are awaited, the loop lets them gather this long before it reads them: one
-  // pass of the loop (a wake-up, a poll, a read of the connection) for several answers instead
-  // of one each. A request submitted meanwhile waits as long. For writes whose answers nobody
-  // waits for (Events); 0 reads every answer as it comes.
+  // While answers are awaited, the loop lets them gather this long before it reads them, or
+  // until a request is submitted (sent at once, as without it): one pass of the loop (a wake-up,
+  // a poll, a read of the connection) for several answers instead of one each. For writes whose
+  // answers nobody waits for closely (Events, bindings); 0 reads every answer as it comes.
   std::chrono::milliseconds settle{0};
 };
 
@@ -93,7 +94,9 @@ class RequestLoop {
   std::deque<std::unique_ptr<Request>> submitted_;  // guarded by mutex_
   std::size_t in_flight_ = 0;                       // guarded by mutex_
   bool stopping_ = false;                           // guarded by mutex_
-  bool wake_sent_ = false;   // guarded by mutex_: a wake-up the loop has not yet acted on
+  bool wake_sent_ = false;  // guarded by mutex_: a wake-up the loop has not yet acted on
+  bool settling_ = false;   // guarded by mutex_: the loop waits on settled_, not in a poll
+  std::condition_variable settled_;
   std::size_t wakeups_ = 0;  // guarded by mutex_
   // The loop thread's own:
   std::vector<std::unique_ptr<Request>> later_;  // waiting for their time (delay, Retry-After)

@@ -29,6 +29,9 @@ constexpr int kPreemptionThreads = 4;
 // created beforehand were bound so fast that the API server answered the Events too late and
 // the recorder's queue dropped 40 % of them.
 constexpr std::size_t kMaxBindingWrites = 32;
+// How long binding answers may wait to be read together (a new binding is sent at once): the
+// pod is bound when the API server says so, and only its binding worker waits for the answer.
+constexpr std::chrono::milliseconds kBindingAnswersSettle{2};
 
 kube::InformerHandler fan_out(kube::InformerHandler a, kube::InformerHandler b) {
   return {[=](const kube::Object& o, bool initial) {
@@ -149,7 +152,7 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
       options.binding_threads,
       [this](AssumedPod& assumed, const BindingWorkers::Finish& finish) { bind(assumed, finish); });
   binding_writes_ = std::make_unique<kube::RequestLoop>(
-      client_, kube::RequestLoopOptions{kMaxBindingWrites, "bind-writes"});
+      client_, kube::RequestLoopOptions{kMaxBindingWrites, "bind-writes", kBindingAnswersSettle});
   preemptions_ = std::make_unique<PreemptionWorkers>(
       kPreemptionThreads,
       [this](const PreemptionJob& job, const json& victim) { evict(job, victim); },

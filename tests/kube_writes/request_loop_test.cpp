@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -112,6 +113,25 @@ TEST(RequestLoop, WithASettleTimeAnswersAreReadOnceItPassed) {
     EXPECT_EQ(r.transport, 7);  // CURLE_COULDNT_CONNECT
     EXPECT_GE(at - start, std::chrono::milliseconds(300));
   }
+}
+
+// A request submitted while answers settle ends the wait: it is sent at once, and the answers
+// that came meanwhile are read in the same pass. stop() ends the wait too.
+TEST(RequestLoop, ARequestSubmittedWhileAnswersSettleEndsTheWait) {
+  kube::ApiClient client(refusing());
+  auto loop = std::make_unique<kube::RequestLoop>(
+      client, kube::RequestLoopOptions{.settle = std::chrono::seconds(20)});
+  Answers answers;
+  const Clock::time_point start = Clock::now();
+  loop->submit("POST", "/first", "{}", "application/json", answers.collect());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  loop->submit("POST", "/second", "{}", "application/json", answers.collect());
+  const auto got = answers.wait_for(1);
+  ASSERT_GE(got.size(), 1u);
+  EXPECT_LT(got[0].second - start, std::chrono::seconds(10));
+  loop->stop();
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(answers.wait_for(2).size(), 2u);
 }
 
 TEST(RequestLoop, StopAnswersWhatIsLeftThenEveryLaterSubmitAtOnce) {
