@@ -187,6 +187,9 @@ void RequestLoop::run() {
         // Answers awaited: they gather until the settle time is up or a request is submitted
         // (wake() then signals settled_ instead of the multi handle).
         settling_ = true;
+        // A wake-up sent before this wait (its curl_multi_wakeup makes the next poll return at
+        // once) must not stop the next submit() from signalling settled_.
+        wake_sent_ = false;
         settled_.wait_for(lock, settle_, [&] { return stopping_ || !submitted_.empty(); });
         settling_ = false;
         more = stopping_ || !submitted_.empty();

@@ -30,6 +30,7 @@ struct RequestLoopOptions {
   // until a request is submitted (sent at once, as without it): one pass of the loop (a wake-up,
   // a poll, a read of the connection) for several answers instead of one each. For writes whose
   // answers nobody waits for closely (Events, bindings); 0 reads every answer as it comes.
+  // curl's own timers (connect and request timeouts) may run late by as much.
   std::chrono::milliseconds settle{0};
 };
 

@@ -145,6 +145,7 @@ LiveScheduler::LiveScheduler(const config::SchedulerConfiguration& configuration
       clock_);
   // v1.35: an event is judged for a pod by its rejecting plugins' hints, whether it arrives while
   // the pod waits, is the pod's own update, or happened while the pod was being tried.
+  queue_->set_assumed([this](const std::string& uid) { return cluster_.is_assumed(uid); });
   queue_->set_event_worth([this](const QueuedPodInfo& info, const ClusterEvent& event) {
     return worth_requeuing(event)(info);
   });

@@ -123,6 +123,10 @@ void PodQueue::apply_pending() {
       }
       continue;
     }
+    if (assumed_ && assumed_(uid)) {
+      known->second = pod;  // the latest version, for the pod's Events; the queue is left alone
+      continue;
+    }
     // Compared on the informer's thread with the version before (the one known here: the
     // handler passes every new version on); an add of a pod known here (not seen in practice) is
     // compared with it now.

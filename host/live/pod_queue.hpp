@@ -76,6 +76,13 @@ class PodQueue {
   void set_event_worth(SchedulingQueue::EventWorth worth) {
     queue_.set_event_worth(std::move(worth));
   }
+  // Whether the cache holds the pod as assumed (bound by this scheduler, or being bound): an
+  // update of such a pod leaves the queue alone, as upstream's updatePodInSchedulingQueue skips
+  // assumed pods. Without it, a late update of the unassigned version (a PreBind plugin's own
+  // write, seen after the binding ended) queued the bound pod again. serve sets it.
+  void set_assumed(std::function<bool(const std::string& uid)> assumed) {
+    assumed_ = std::move(assumed);
+  }
 
   // The uids of the pods that left since the last call: deleted, or bound (by anyone). A pod
   // waiting at Permit is rejected then.
@@ -122,8 +129,9 @@ class PodQueue {
   std::mutex mutex_;  // guards events_
   std::vector<Event> events_;
 
-  std::map<std::string, PodPtr> known_;             // uid -> latest object (all states)
-  std::map<std::string, QueuedPodInfo> in_flight_;  // uid -> as popped
+  std::map<std::string, PodPtr> known_;              // uid -> latest object (all states)
+  std::function<bool(const std::string&)> assumed_;  // set_assumed
+  std::map<std::string, QueuedPodInfo> in_flight_;   // uid -> as popped
   std::vector<std::string> deleted_;
   std::vector<NominationChange> nominations_;
   QueueClock::time_point last_backoff_flush_{};

@@ -98,15 +98,19 @@ TEST(RequestLoop, ADelayedRequestWaitsItsTime) {
 }
 
 // With a settle time, answers in flight are read only once it has passed since the loop last
-// looked: a refused connection, noticed within a millisecond, is answered after 300 ms.
+// looked: a refused connection, noticed within a millisecond, is answered after 300 ms. (The
+// requests are handed over in one Batch: a request submitted later would end the wait.)
 TEST(RequestLoop, WithASettleTimeAnswersAreReadOnceItPassed) {
   kube::ApiClient client(refusing());
   kube::RequestLoop loop(client, {.settle = std::chrono::milliseconds(300)});
   Answers answers;
   const Clock::time_point start = Clock::now();
-  for (int i = 0; i < 3; ++i)
-    loop.submit("POST", "/api/v1/namespaces/default/events", "{}", "application/json",
-                answers.collect());
+  {
+    kube::RequestLoop::Batch batch(loop);
+    for (int i = 0; i < 3; ++i)
+      loop.submit("POST", "/api/v1/namespaces/default/events", "{}", "application/json",
+                  answers.collect());
+  }
   const auto got = answers.wait_for(3);
   ASSERT_EQ(got.size(), 3u);
   for (const auto& [r, at] : got) {

@@ -110,6 +110,31 @@ TEST_F(PodQueueTest, WhatWaitsToBeAppliedHoldsNoTree) {
   EXPECT_EQ(*queue_->latest("uid-p")->labels().find("app"), "db");
 }
 
+// An update of a pod the cache holds as assumed leaves the queue alone (upstream skips assumed
+// pods): a PreBind plugin's write to the pod, delivered after its binding ended, does not queue
+// the bound pod again. The latest version is still kept for its Events.
+TEST_F(PodQueueTest, AnAssumedPodsLateUpdateDoesNotQueueItAgain) {
+  std::string assumed;
+  queue_->set_assumed([&](const std::string& uid) { return uid == assumed; });
+  const kube::InformerHandler handler = queue_->handler();
+  handler.on_add(pod(1, "web"), true);
+  queue_->apply_pending();
+  ASSERT_TRUE(queue_->pop());
+  assumed = "uid-p";  // the cycle assumed it; its binding then ended
+  queue_->done("uid-p");
+  handler.on_update(pod(1, "web"), pod(2, "db"));
+  queue_->apply_pending();
+  EXPECT_EQ(queue_->pop(), nullptr);
+  EXPECT_EQ(*queue_->latest("uid-p")->labels().find("app"), "db");
+  // Once the cache no longer holds it (a binding that failed forgets it), updates count again.
+  assumed.clear();
+  handler.on_update(pod(2, "db"), pod(3, "api"));
+  queue_->apply_pending();
+  const PodPtr again = queue_->pop();
+  ASSERT_TRUE(again);
+  EXPECT_EQ(*again->labels().find("app"), "api");
+}
+
 // A pod the model refuses is skipped, and the next valid version is taken as the pod's first.
 TEST_F(PodQueueTest, ARefusedPodIsSkippedAndItsNextVersionTaken) {
   const kube::InformerHandler handler = queue_->handler();
