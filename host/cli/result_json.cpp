@@ -2,7 +2,6 @@
 
 #include "cli/output_text.hpp"
 
-#include <cstdio>
 #include <iterator>
 #include <string_view>
 #include <utility>
@@ -130,46 +129,13 @@ namespace {
 // The output is written as it is made rather than built as one tree first: at 10,000 pods the
 // tree took longer to build and free than to print. The bytes are result_to_json's dump(2).
 
-// s as nlohmann's dump writes a string without ensure_ascii (s is valid UTF-8).
+// s as nlohmann's dump writes a string without ensure_ascii, bytes that are not UTF-8 replaced
+// (append_json_string), through one buffer kept for the thread.
 void write_string(std::ostream& out, std::string_view s) {
-  out.put('"');
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.write(s.data() + start, static_cast<std::streamsize>(i - start));
-    start = i + 1;
-    switch (c) {
-      case '"':
-        out << "\\\"";
-        break;
-      case '\\':
-        out << "\\\\";
-        break;
-      case '\b':
-        out << "\\b";
-        break;
-      case '\f':
-        out << "\\f";
-        break;
-      case '\n':
-        out << "\\n";
-        break;
-      case '\r':
-        out << "\\r";
-        break;
-      case '\t':
-        out << "\\t";
-        break;
-      default: {
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-        out << escaped;
-      }
-    }
-  }
-  out.write(s.data() + start, static_cast<std::streamsize>(s.size() - start));
-  out.put('"');
+  thread_local std::string text;
+  text.clear();
+  append_json_string(text, s);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 // value.dump(2) as it reads `depth` levels into the document (each line after the first
@@ -201,7 +167,7 @@ void write_pod(std::ostream& out, const scheduler::PodResult& pod) {
   out << "{\n";
   for (std::size_t i = 0; i < std::size(fields); ++i) {
     out << "      \"" << fields[i].first << "\": ";
-    write_string(out, valid_utf8(*fields[i].second));
+    write_string(out, *fields[i].second);
     out << (i + 1 < std::size(fields) ? ",\n" : "\n");
   }
   out << "    }";

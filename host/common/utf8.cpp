@@ -44,6 +44,18 @@ std::size_t sequence_length(std::string_view text, std::size_t i) {
   return length;
 }
 
+// Appends the UTF-8 sequence at text[i], or U+FFFD for its first byte when it is not a
+// well-formed one; returns the index after what it read.
+std::size_t append_sequence(std::string& out, std::string_view text, std::size_t i) {
+  const std::size_t length = sequence_length(text, i);
+  if (length == 0) {
+    out += kReplacement;
+    return i + 1;
+  }
+  out.append(text.substr(i, length));
+  return i + length;
+}
+
 bool is_ascii(std::string_view text) {
   for (const char c : text) {
     if (static_cast<unsigned char>(c) >= 0x80U) return false;
@@ -58,16 +70,8 @@ std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   std::size_t i = 0;
-  while (i < text.size()) {
-    const std::size_t length = sequence_length(text, i);
-    if (length == 0) {
-      out += kReplacement;
-      ++i;
-    } else {
-      out.append(text.substr(i, length));
-      i += length;
-    }
-  }
+  while (i < text.size())
+    i = append_sequence(out, text, i);
   return out;
 }
 
@@ -89,14 +93,7 @@ void append_json_string(std::string& out, std::string_view text) {
     if (i == text.size()) break;
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80U) {
-      const std::size_t length = sequence_length(text, i);
-      if (length == 0) {
-        out += kReplacement;
-        ++i;
-      } else {
-        out.append(text.substr(i, length));
-        i += length;
-      }
+      i = append_sequence(out, text, i);
       continue;
     }
     ++i;

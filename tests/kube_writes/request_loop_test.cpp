@@ -3,10 +3,14 @@
 // later submit at once. And the retry rule the loop shares with ApiClient.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -136,6 +140,31 @@ TEST(RequestLoop, ARequestSubmittedWhileAnswersSettleEndsTheWait) {
   loop->stop();
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(10));
   EXPECT_EQ(answers.wait_for(2).size(), 2u);
+}
+
+// The loop's thread carries its name for top -H and perf, "sh-" first and cut to the 15 bytes
+// Linux keeps (a longer name would be refused whole).
+TEST(RequestLoop, ItsThreadIsNamedForTopAndPerf) {
+  const auto names = [] {
+    std::vector<std::string> out;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+      std::ifstream comm(task.path() / "comm");
+      std::string name;
+      std::getline(comm, name);
+      out.push_back(name);
+    }
+    return out;
+  };
+  kube::ApiClient client(refusing());
+  kube::RequestLoop loop(client, {.name = "a-long-loop-name"});
+  const auto found = [&] {
+    const std::vector<std::string> all = names();
+    return std::find(all.begin(), all.end(), "sh-a-long-loop-") != all.end();
+  };
+  // The thread names itself as it starts.
+  for (int i = 0; i < 200 && !found(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(found());
 }
 
 TEST(RequestLoop, StopAnswersWhatIsLeftThenEveryLaterSubmitAtOnce) {
