@@ -100,7 +100,7 @@ std::string Event::series_key() const {
   if (related) {
     related->append_json(key);
   } else {
-    key += "{}";
+    key += "null";  // apart from a related object with every field empty, written as {}
   }
   key += ']';
   return key;

@@ -26,7 +26,7 @@ std::string EventSeriesCache::Write::series_patch() const {
 }
 
 EventSeriesCache::Write EventSeriesCache::series_write(const std::string& key, const Entry& entry) {
-  return Write{Action::PatchSeries, key, entry.event,
+  return Write{Action::PatchSeries, key, *entry.series_event,
                R"({"count":)" + std::to_string(entry.count) + R"(,"lastObservedTime":")" +
                    format_micro_time(entry.last_observed) + R"("})"};
 }
@@ -41,14 +41,22 @@ std::optional<EventSeriesCache::Write> EventSeriesCache::observe(const Event& ev
                                                                  Clock::time_point now) {
   const auto it = entries_.find(key);
   if (it == entries_.end()) {
-    EventText text = EventText::of(event);
-    entries_.emplace(key, Entry{text, now, 1, now});
-    return Write{Action::Create, std::move(key), std::move(text), {}};
+    Entry entry{event.note, event.event_time, now, 1, now, nullptr};
+    entry.first_note.shrink_to_fit();
+    entries_.emplace(key, std::move(entry));
+    return Write{Action::Create, std::move(key), EventText::of(event), {}};
   }
   Entry& entry = it->second;
   ++entry.count;
   entry.last_observed = now;
   if (entry.count > 2) return std::nullopt;
+  // The key holds every field but the note and the time, so this occurrence with the first
+  // one's note and time is the first one.
+  Event first = event;
+  first.note = std::move(entry.first_note);
+  first.event_time = entry.first_event_time;
+  entry.first_note = std::string();
+  entry.series_event = std::make_unique<const EventText>(EventText::of(first));
   return series_write(key, entry);
 }
 
@@ -68,7 +76,7 @@ std::vector<EventSeriesCache::Write> EventSeriesCache::finish(Clock::time_point 
     const Entry& entry = it->second;
     if (entry.count >= 2) {
       if (entry.last_observed < cutoff) writes.push_back(series_write(it->first, entry));
-    } else if (entry.event_time < cutoff) {
+    } else if (entry.observed < cutoff) {
       it = entries_.erase(it);
       continue;
     }

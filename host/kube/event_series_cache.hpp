@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,11 +62,16 @@ class EventSeriesCache {
   int count(const Event& event) const;
 
  private:
+  // Most events happen once (a pod's Scheduled event), and an entry lives for minutes, so a
+  // single event keeps only what its key leaves out: the first occurrence's note and time. The
+  // second occurrence, whose fields the key fixes, rebuilds the first one's text from them.
   struct Entry {
-    EventText event;  // the first occurrence
-    Clock::time_point event_time;
+    std::string first_note;  // until the series starts
+    Clock::time_point first_event_time;
+    Clock::time_point observed;  // when the first occurrence was observed
     int count = 1;
     Clock::time_point last_observed;
+    std::unique_ptr<const EventText> series_event;  // the first occurrence, once count >= 2
   };
   static Write series_write(const std::string& key, const Entry& entry);
   std::map<std::string, Entry> entries_;

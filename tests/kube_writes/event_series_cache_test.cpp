@@ -94,7 +94,9 @@ TEST(EventSeriesCache, TheKeyHasEveryFieldButTheNote) {
   Event other_uid = base;
   other_uid.regarding.uid = "uid-other";
   EXPECT_TRUE(create(other_uid));
-  EXPECT_EQ(cache.size(), 10u);
+  // A related object with no field set is written as {}, unlike no related object.
+  EXPECT_TRUE(create(event(pod("p1"), kT0, "n", "FailedScheduling", kube::ObjectReference{})));
+  EXPECT_EQ(cache.size(), 11u);
 
   // Note, name and time differ: the same series.
   const auto w = cache.observe(event(pod("p1"), kT0 + std::chrono::seconds(1), "other note"),
@@ -103,6 +105,33 @@ TEST(EventSeriesCache, TheKeyHasEveryFieldButTheNote) {
   EXPECT_EQ(w->action, Action::PatchSeries);
   EXPECT_EQ(json::parse(w->body())["note"], "0/3 nodes are available: 3 Insufficient cpu.");
   EXPECT_TRUE(cache.refresh().size() == 1u);
+}
+
+// A single event keeps only its note and time; the series it becomes is written with the first
+// occurrence's text, rebuilt from the second occurrence's fields, for each kind of field.
+TEST(EventSeriesCache, TheSeriesIsWrittenWithTheFirstOccurrencesText) {
+  const std::vector<Event> firsts = {
+      event(pod("p1"), kT0),
+      event(pod("p2"), kT0, "n\xff\"quoted\"", "FailedScheduling", pod("preemptor")),
+      event(pod("p3"), kT0, "", "Preempted", kube::ObjectReference{}),
+      kube::make_event({"Node", "", "n1", "", "v1", ""}, std::nullopt, "Normal", "Reason", "Action",
+                       "note", "ctrl", "ctrl-host", kT0)};
+  for (const Event& first : firsts) {
+    EventSeriesCache cache;
+    ASSERT_TRUE(cache.observe(first, kT0));
+    Event second = first;
+    second.note = "a later note";
+    second.event_time = kT0 + std::chrono::seconds(7);
+    const auto w = cache.observe(second, second.event_time);
+    ASSERT_TRUE(w) << first.json_text();
+    ASSERT_EQ(w->action, Action::PatchSeries);
+    EXPECT_EQ(w->event.json, first.json_text());
+    EXPECT_EQ(w->event.name, first.name());
+    EXPECT_EQ(w->event.namespace_name, first.namespace_name());
+    json expected = json::parse(first.json_text());
+    expected["series"] = {{"count", 2}, {"lastObservedTime", "2024-01-02T03:04:12.123456Z"}};
+    EXPECT_EQ(json::parse(w->body()), expected);
+  }
 }
 
 TEST(EventSeriesCache, FinishForgetsOldSingletonsAndWritesIdleSeriesLastTime) {
