@@ -25,14 +25,15 @@ bool same_key(std::string_view text, std::size_t at, std::size_t key_end, std::s
 }
 
 // The member `key` of the object at text[at] ('{'): where its value starts, or kNone.
-std::size_t find_member(std::string_view text, std::size_t at, std::string_view key) {
+std::size_t find_member(std::string_view text, std::size_t at, std::string_view key,
+                        ContainerEnds* ends) {
   std::size_t i = at + 1;
   if (i < text.size() && text[i] == '}') return kNone;
   while (i < text.size() && text[i] == '"') {
     const std::size_t key_end = value_end(text, i);
     if (key_end == kNone || key_end >= text.size() || text[key_end] != ':') return kNone;
     if (same_key(text, i, key_end, key)) return key_end + 1;
-    i = value_end(text, key_end + 1);
+    i = value_end(text, key_end + 1, ends);
     if (i == kNone || i >= text.size() || text[i] != ',') return kNone;
     ++i;
   }
@@ -40,11 +41,12 @@ std::size_t find_member(std::string_view text, std::size_t at, std::string_view 
 }
 
 // Element `index` of the array at text[at] ('['): where it starts, or kNone.
-std::size_t find_element(std::string_view text, std::size_t at, std::size_t index) {
+std::size_t find_element(std::string_view text, std::size_t at, std::size_t index,
+                         ContainerEnds* ends) {
   std::size_t i = at + 1;
   if (i < text.size() && text[i] == ']') return kNone;
   for (std::size_t n = 0; n < index; ++n) {
-    i = value_end(text, i);
+    i = value_end(text, i, ends);
     if (i == kNone || i >= text.size() || text[i] != ',') return kNone;
     ++i;
   }
@@ -53,8 +55,8 @@ std::size_t find_element(std::string_view text, std::size_t at, std::size_t inde
 
 }  // namespace
 
-std::optional<std::string_view> compact_json_at(std::string_view compact,
-                                                std::string_view pointer) {
+std::optional<std::string_view> compact_json_at(std::string_view compact, std::string_view pointer,
+                                                ContainerEnds* ends) {
   std::size_t at = 0;
   std::string key;
   std::string_view token;
@@ -62,17 +64,17 @@ std::optional<std::string_view> compact_json_at(std::string_view compact,
     if (!take_pointer_token(pointer, token) || at >= compact.size()) return std::nullopt;
     if (compact[at] == '{') {
       if (!unescape_pointer_token(token, key)) return std::nullopt;
-      at = find_member(compact, at, key);
+      at = find_member(compact, at, key, ends);
     } else if (compact[at] == '[') {
       std::size_t index = 0;
       if (!pointer_array_index(token, index)) return std::nullopt;
-      at = find_element(compact, at, index);
+      at = find_element(compact, at, index, ends);
     } else {
       return std::nullopt;  // a token on a scalar
     }
     if (at == kNone) return std::nullopt;
   }
-  const std::size_t end = value_end(compact, at);
+  const std::size_t end = value_end(compact, at, ends);
   if (end == kNone) return std::nullopt;
   return compact.substr(at, end - at);
 }

@@ -34,7 +34,8 @@ std::size_t string_end(std::string_view t, std::size_t i) {
 // request's Nodes (the value scanned first, 0), their items (1) and each node (2).
 constexpr int kRecordedDepth = 2;
 
-// The position past the value that starts at i (no whitespace before it).
+}  // namespace
+
 std::size_t value_end(std::string_view t, std::size_t i, ContainerEnds* ends) {
   if (i >= t.size()) return kBad;
   const char c = t[i];
@@ -69,12 +70,6 @@ std::size_t value_end(std::string_view t, std::size_t i, ContainerEnds* ends) {
   while (j < t.size() && !is_space(t[j]) && t[j] != ',' && t[j] != '}' && t[j] != ']')
     ++j;
   return j == i ? kBad : j;
-}
-
-}  // namespace
-
-std::size_t value_end(std::string_view text, std::size_t at) {
-  return value_end(text, at, nullptr);
 }
 
 std::string_view trimmed(std::string_view text) {

@@ -26,6 +26,8 @@ class ContainerEnds {
     auto it = ends_.find(open);
     return it == ends_.end() ? nullptr : it->second;
   }
+  // Forgets every end, to be used for another text.
+  void clear() { ends_.clear(); }
 
  private:
   std::unordered_map<const char*, const char*> ends_;
@@ -44,8 +46,8 @@ std::optional<std::vector<std::string_view>> array_elements(std::string_view tex
                                                             ContainerEnds* ends = nullptr);
 
 // The position just past the value that starts at text[at] (no whitespace before it), or npos
-// when text ends before it does or no value starts there.
-std::size_t value_end(std::string_view text, std::size_t at);
+// when text ends before it does or no value starts there. ends, when given, is read and filled.
+std::size_t value_end(std::string_view text, std::size_t at, ContainerEnds* ends = nullptr);
 
 // text without the whitespace around it.
 std::string_view trimmed(std::string_view text);

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "cluster/compact_json.hpp"
+#include "cluster/json_spans.hpp"
 
 namespace schedhost::cluster {
 
@@ -64,10 +65,31 @@ bool KeptJson::on_patch_path(std::string_view pointer) const {
   return pointer.compare(0, path.size(), path) == 0 && pointer[path.size()] == '/';
 }
 
+namespace {
+
+// Where the containers of the text this thread last read end. The plugins' PreFilters read a
+// dozen pointers from the pod being scheduled, one after the other, and each was a walk from
+// the text's start over the members before it (metadata, the containers): from its second
+// lookup in a text on, a thread records those ends and later lookups skip them. A one-off read
+// of a text records nothing. The memo shares the text, so no other text can take its address
+// while its ends are kept.
+struct TextMemo {
+  std::shared_ptr<const std::string> text;
+  ContainerEnds ends;
+};
+
+}  // namespace
+
 std::optional<std::string_view> KeptJson::at(std::string_view pointer,
                                              const JsonPointerCache& cache) const {
   if (text_ && (patch_ == nullptr || !on_patch_path(pointer))) {
-    return compact_json_at(*text_, pointer);
+    thread_local TextMemo memo;
+    if (memo.text != text_) {
+      memo.text = text_;
+      memo.ends.clear();
+      return compact_json_at(*text_, pointer);
+    }
+    return compact_json_at(*text_, pointer, &memo.ends);
   }
   return cache.get(get(), pointer);
 }

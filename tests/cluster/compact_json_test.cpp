@@ -63,6 +63,16 @@ void expect_same_as_tree(const json& object) {
       EXPECT_LE(found->data() + found->size(), text.data() + text.size());
     }
   }
+  // The same answers when each lookup skips the containers earlier ones scanned, whichever
+  // lookups came before: in order, then in reverse order over the ends kept so far.
+  ContainerEnds ends;
+  for (std::size_t round = 0; round < 2; ++round) {
+    for (std::size_t k = 0; k < pointers.size(); ++k) {
+      const std::string& pointer = pointers[round == 0 ? k : pointers.size() - 1 - k];
+      ASSERT_EQ(compact_json_at(text, pointer, &ends), cache.get(object, pointer))
+          << "pointer \"" << pointer << "\" after " << k << " lookups, round " << round;
+    }
+  }
 }
 
 TEST(CompactJsonAt, EveryValueOfTheExampleClusterAsTheTreeGivesIt) {
@@ -105,11 +115,14 @@ TEST(CompactJsonAt, TextCutShortAnywhereStaysInside) {
           .dump();
   for (std::size_t size = 0; size < full.size(); ++size) {
     const std::string cut = full.substr(0, size);
+    ContainerEnds ends;
     for (const char* pointer : {"", "/metadata/name", "/metadata/labels/a", "/spec/x/1/1", "/z"}) {
-      const std::optional<std::string_view> found = compact_json_at(cut, pointer);
-      if (found) {
-        EXPECT_GE(found->data(), cut.data());
-        EXPECT_LE(found->data() + found->size(), cut.data() + cut.size());
+      for (ContainerEnds* kept : {static_cast<ContainerEnds*>(nullptr), &ends}) {
+        const std::optional<std::string_view> found = compact_json_at(cut, pointer, kept);
+        if (found) {
+          EXPECT_GE(found->data(), cut.data());
+          EXPECT_LE(found->data() + found->size(), cut.data() + cut.size());
+        }
       }
     }
   }
@@ -133,6 +146,62 @@ TEST(CompactJsonAt, APodKeptAsTextSeesItsPatch) {
   EXPECT_EQ(both->json().at("spec").at("nodeName"), "node-b");
   EXPECT_EQ(*both->json_tree(), both->json());
   EXPECT_EQ(pod.json(), object);  // the source never sees a patch
+}
+
+// Pods kept as text and read in turns by one thread, each pointer several times: the ends a
+// thread records for one text are never used for another (a Pod's reads after another Pod's
+// start over), whichever order the reads come in.
+TEST(CompactJsonAt, PodsKeptAsTextReadInTurnsByOneThread) {
+  std::vector<json> objects = {
+      testing::yaml("metadata: {name: a, labels: {x: '1'}}\n"
+                    "spec: {containers: [{name: c, ports: [{containerPort: 80}]}], "
+                    "tolerations: [{key: k}], priority: 5}"),
+      testing::yaml("metadata: {name: bb, annotations: {y: '[{'}}\n"
+                    "spec: {affinity: {nodeAffinity: {}}, containers: [{name: d}, {name: e}]}"),
+      testing::yaml("spec: {containers: []}\nstatus: {phase: Running}")};
+  std::vector<std::unique_ptr<Pod>> pods;
+  for (const json& object : objects) {
+    pods.push_back(
+        std::make_unique<Pod>(object, std::make_shared<const std::string>(object.dump())));
+  }
+  const std::vector<std::string> pointers = {"/spec/affinity",
+                                             "/spec/containers/1/name",
+                                             "/spec/priority",
+                                             "/metadata/labels",
+                                             "/status/phase",
+                                             "/spec/tolerations/0/key",
+                                             "/metadata",
+                                             "/spec/containers",
+                                             "/metadata/name/x",
+                                             "",
+                                             "/spec/containers/0/ports/0/containerPort"};
+  const std::vector<JsonPointerCache> caches(objects.size());  // one per object, as each Pod's
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t k = 0; k < pointers.size() * pods.size(); ++k) {
+      // Round 0 reads each pod's pointers in a row, the others switch pods at every read.
+      const std::size_t p = round == 0 ? k / pointers.size() : (k + round) % pods.size();
+      const std::string& pointer = pointers[(k * (round + 1)) % pointers.size()];
+      ASSERT_EQ(pods[p]->json_at(pointer), caches[p].get(objects[p], pointer))
+          << "pod " << p << " pointer \"" << pointer << "\" round " << round;
+    }
+  }
+}
+
+// Pods made and dropped one after the other, their texts of one size but not of one shape, so
+// that a text is likely to get the address of the one before it: ends recorded for a dropped text
+// must never be used for the next.
+TEST(CompactJsonAt, ATextAtTheAddressOfADroppedOneIsReadAfresh) {
+  for (int i = 0; i < 64; ++i) {
+    // Of one length, both with metadata at the same place, ending at different places.
+    const json object = i % 2 == 0
+                            ? json::parse(R"({"metadata":{"name":"[{}]"},"spec":{"priority":1}})")
+                            : json::parse(R"({"metadata":{"labels":{}},"spec":{"priority":222}})");
+    const JsonPointerCache cache;
+    const Pod pod(object, std::make_shared<const std::string>(object.dump()));
+    for (const char* pointer : {"/spec/priority", "/metadata", "/spec/priority", "/spec"}) {
+      ASSERT_EQ(pod.json_at(pointer), cache.get(object, pointer)) << i << " " << pointer;
+    }
+  }
 }
 
 }  // namespace

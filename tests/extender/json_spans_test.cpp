@@ -56,6 +56,22 @@ TEST(JsonSpans, ContainerEndsRecordTheLevelsARequestIsSplitAt) {
   EXPECT_EQ(*elements, *cluster::array_elements(items));
 }
 
+// A string's end, wherever its escapes fall: inside the first bytes read one by one, across the
+// point where the scan turns to memchr, or after it; and no end for a string cut short anywhere.
+TEST(JsonSpans, AStringEndsAtItsFirstUnescapedQuote) {
+  for (std::size_t before = 0; before < 40; ++before) {
+    for (const char* escape : {R"(\")", R"(\\)", R"(\n)", R"(\u0022)"}) {
+      const std::string value = '"' + std::string(before, 'x') + escape + "y\"";
+      const std::string text = value + ",1";
+      EXPECT_EQ(cluster::value_end(text, 0), value.size()) << text;
+      for (std::size_t cut = 1; cut < value.size(); ++cut) {
+        EXPECT_EQ(cluster::value_end(text.substr(0, cut), 0), std::string_view::npos)
+            << text.substr(0, cut);
+      }
+    }
+  }
+}
+
 TEST(ExtenderAnswer, StringsAreEscapedAsJsonAndBadUtf8Replaced) {
   FilterResult r;
   r.node_names = std::vector<std::string>{"n1", "odd\"name"};

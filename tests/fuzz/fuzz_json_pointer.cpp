@@ -36,11 +36,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (found.has_value() != expected.has_value() || (found && *found != *expected)) {
     schedhost::fuzz::finding("compact_json_at differs from the tree");
   }
+  // The same after a lookup of the whole text has recorded where its containers end.
+  schedhost::cluster::ContainerEnds ends;
+  schedhost::cluster::compact_json_at(text, "", &ends);
+  auto skipped = schedhost::cluster::compact_json_at(text, pointer, &ends);
+  if (skipped.has_value() != expected.has_value() || (skipped && *skipped != *expected)) {
+    schedhost::fuzz::finding("compact_json_at over recorded ends differs from the tree");
+  }
   // And on bytes that are not JSON at all: a view inside them or nothing.
-  if (auto raw = schedhost::cluster::compact_json_at(document, pointer)) {
-    if (raw->data() < document.data() ||
-        raw->data() + raw->size() > document.data() + document.size()) {
-      schedhost::fuzz::finding("compact_json_at read outside its text");
+  schedhost::cluster::ContainerEnds raw_ends;
+  for (schedhost::cluster::ContainerEnds* kept :
+       {&raw_ends, &raw_ends, static_cast<schedhost::cluster::ContainerEnds*>(nullptr)}) {
+    if (auto raw = schedhost::cluster::compact_json_at(document, pointer, kept)) {
+      if (raw->data() < document.data() ||
+          raw->data() + raw->size() > document.data() + document.size()) {
+        schedhost::fuzz::finding("compact_json_at read outside its text");
+      }
     }
   }
   return 0;
