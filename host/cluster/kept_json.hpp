@@ -40,7 +40,9 @@ class KeptJson {
   std::shared_ptr<const nlohmann::json> tree() const;
   // Compact JSON of the value at an RFC 6901 pointer ("" = everything), nullopt when it names
   // nothing: read from the text when kept as text and the patch is not on the way, otherwise
-  // dumped from get() into `cache`. The view lives as long as this object and `cache`.
+  // dumped from get() into `cache`. The view lives as long as this object and `cache`. A thread's
+  // reads of one text in a row skip what its earlier reads scanned: the thread keeps where that
+  // text's objects and arrays end, and the text itself, until it reads another one.
   std::optional<std::string_view> at(std::string_view pointer, const JsonPointerCache& cache) const;
   // A KeptJson equal to get() with /object/field set to value; the patch of this one (if any) is
   // applied first, so patches accumulate.
