@@ -47,16 +47,18 @@ std::optional<EventSeriesCache::Write> EventSeriesCache::observe(const Event& ev
     return Write{Action::Create, std::move(key), EventText::of(event), {}};
   }
   Entry& entry = it->second;
+  if (entry.count == 1) {
+    // The series starts. The key holds every field but the note and the time, so this
+    // occurrence with the first one's note and time is the first one. Made before the count
+    // moves on, so that a count of 2 or more always has its text.
+    Event first = event;
+    first.note = std::move(entry.first_note);
+    first.event_time = entry.first_event_time;
+    entry.series_event = std::make_unique<const EventText>(EventText::of(first));
+  }
   ++entry.count;
   entry.last_observed = now;
   if (entry.count > 2) return std::nullopt;
-  // The key holds every field but the note and the time, so this occurrence with the first
-  // one's note and time is the first one.
-  Event first = event;
-  first.note = std::move(entry.first_note);
-  first.event_time = entry.first_event_time;
-  entry.first_note = std::string();
-  entry.series_event = std::make_unique<const EventText>(EventText::of(first));
   return series_write(key, entry);
 }
 
